@@ -1,0 +1,1 @@
+"""joke-app party games: rules engines, room server, bots and tools."""

@@ -1,0 +1,35 @@
+"""Rebuilding a game from its seed and action log."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from jokeapp.core.contract import Action, Event, Game
+
+
+def replay(
+    game: Game[Any],
+    options: Mapping[str, Any],
+    players: Sequence[str],
+    seed: int,
+    log: Iterable[tuple[str, Action]],
+) -> Any:
+    """The state after applying every ``(actor, action)`` of ``log`` from the start."""
+    state, _ = game.start(options, players, seed)
+    for actor, action in log:
+        game.apply(state, actor, action)
+    return state
+
+
+def replay_events(
+    game: Game[Any],
+    options: Mapping[str, Any],
+    players: Sequence[str],
+    seed: int,
+    log: Iterable[tuple[str, Action]],
+) -> tuple[Any, list[Event], list[list[Event]]]:
+    """Like ``replay``, also returning setup's events and each step's events."""
+    state, setup_events = game.start(options, players, seed)
+    steps = [game.apply(state, actor, action) for actor, action in log]
+    return state, setup_events, steps

@@ -1,0 +1,103 @@
+"""The seeded generator every game keeps inside its state.
+
+Algorithm: SFC32 (Chris Doty-Humphrey's "small fast chaotic" generator, 32-bit variant).
+The whole state is four unsigned 32-bit integers ``a, b, c, d``; one step is
+
+    t = (a + b + d) mod 2^32
+    d = (d + 1) mod 2^32
+    a = b XOR (b >> 9)
+    b = (c + (c << 3)) mod 2^32
+    c = ((c << 21) | (c >> 11)) mod 2^32 + t  (mod 2^32)
+    output t
+
+Seeding from a non-negative integer ``seed`` (taken mod 2^64):
+``a = 0, b = seed mod 2^32, c = (seed >> 32) mod 2^32, d = 1``, then 12 outputs are
+discarded. ``rng()`` is ``output / 2^32``, a float in [0, 1).
+
+A dice roll is ``1 + floor(rng() * 6)`` and ``floor(rng() * n)`` picks among n. Both are
+computed as ``(output * n) >> 32``, which is the same number exactly: ``output * n`` is
+below 2^53 and dividing by 2^32 is exact in binary floating point.
+
+A shuffle is Fisher-Yates from the end: for i = n-1 down to 1, j = floor(rng() * (i + 1)),
+swap items i and j.
+
+Test vectors live in tests/core/test_rng.py; any implementation that reproduces them
+reproduces every dice roll and shuffle of a recorded game.
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+T = TypeVar("T")
+
+_MASK = 0xFFFFFFFF
+
+
+class Rng:
+    """SFC32. Mutable; its state is the four integers in ``state``."""
+
+    __slots__ = ("a", "b", "c", "d")
+
+    def __init__(self, a: int, b: int, c: int, d: int) -> None:
+        self.a = a & _MASK
+        self.b = b & _MASK
+        self.c = c & _MASK
+        self.d = d & _MASK
+
+    @classmethod
+    def from_seed(cls, seed: int) -> Rng:
+        if seed < 0:
+            raise ValueError("seed must be a non-negative integer")
+        seed &= 0xFFFFFFFFFFFFFFFF
+        rng = cls(0, seed & _MASK, seed >> 32, 1)
+        for _ in range(12):
+            rng.next_u32()
+        return rng
+
+    @property
+    def state(self) -> list[int]:
+        return [self.a, self.b, self.c, self.d]
+
+    def copy(self) -> Rng:
+        return Rng(self.a, self.b, self.c, self.d)
+
+    def next_u32(self) -> int:
+        a, b, c, d = self.a, self.b, self.c, self.d
+        t = (a + b + d) & _MASK
+        self.d = (d + 1) & _MASK
+        self.a = b ^ (b >> 9)
+        self.b = (c + (c << 3)) & _MASK
+        self.c = ((((c << 21) | (c >> 11)) & _MASK) + t) & _MASK
+        return t
+
+    def random(self) -> float:
+        """``rng()`` of the specs: a float in [0, 1)."""
+        return self.next_u32() / 4294967296.0
+
+    def below(self, n: int) -> int:
+        """``floor(rng() * n)``, exactly."""
+        return (self.next_u32() * n) >> 32
+
+    def die(self) -> int:
+        """``1 + floor(rng() * 6)``."""
+        return 1 + ((self.next_u32() * 6) >> 32)
+
+    def shuffle(self, items: list[T]) -> None:
+        """Fisher-Yates in place, from the last index down."""
+        for i in range(len(items) - 1, 0, -1):
+            j = (self.next_u32() * (i + 1)) >> 32
+            items[i], items[j] = items[j], items[i]
+
+    def to_json(self) -> dict[str, object]:
+        return {"algorithm": "sfc32", "state": self.state}
+
+    @classmethod
+    def from_json(cls, data: dict[str, object]) -> Rng:
+        if data.get("algorithm") != "sfc32":
+            raise ValueError("unknown rng algorithm")
+        state = data.get("state")
+        if not isinstance(state, list) or len(state) != 4:
+            raise ValueError("rng state must be four integers")
+        a, b, c, d = (int(x) for x in state)
+        return cls(a, b, c, d)
