@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test lint bench unit browser-deps client client-test clean
+.PHONY: run test lint unit bench browser-deps client client-test clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -19,10 +19,21 @@ lint: $(STAMP)
 	$(BIN)/ruff check jokeapp tests
 	$(BIN)/mypy --strict jokeapp/core jokeapp/games
 
+# Debian's Chromium for the end-to-end tests (Playwright drives it; it cannot download one).
+browser-deps:
+	@command -v chromium >/dev/null 2>&1 || (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium)
+
+# The web client (client/): installed and built into jokeapp/server/static/app.
+client:
+	@if [ -f client/package.json ]; then cd client && npm ci --no-audit --no-fund && npm run build; fi
+
+client-test:
+	@if [ -f client/package.json ]; then cd client && npm ci --no-audit --no-fund && npm test; fi
+
 unit: $(STAMP)
 	$(BIN)/pytest
 
-test: lint unit
+test: lint client-test client browser-deps unit
 
 bench: $(STAMP)
 	$(BIN)/python -m jokeapp.bench --write BENCHMARKS.md

@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 Action = dict[str, Any]
 Event = dict[str, Any]
 
 S = TypeVar("S")
+
+if TYPE_CHECKING:
+    from jokeapp.core.rng import Rng
+
+# A bot: (state, its player, the bot's own generator) -> an action. Bots decide only on what
+# their player's view shows, and draw their randomness from their own Rng, never the game's.
+BotPolicy = Callable[[Any, str, "Rng"], dict[str, Any]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +50,7 @@ class Game(Protocol, Generic[S]):
     min_players: int
     max_players: int
     options: tuple[OptionSpec, ...]
+    bots: Mapping[str, BotPolicy]  # at least "random" and "heuristic"
 
     def start(self, options: Mapping[str, Any], players: Sequence[str], seed: int) -> tuple[S, list[Event]]:
         """Validates options and players; returns the first state and setup's events."""
