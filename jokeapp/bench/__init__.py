@@ -1,0 +1,1 @@
+"""Benchmarks (`make bench`): figures are written to BENCHMARKS.md, never asserted in tests."""

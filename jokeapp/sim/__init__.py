@@ -1,0 +1,1 @@
+"""Headless play: the simulator, the record verifier and their statistics."""

@@ -1,0 +1,80 @@
+"""Playing one game between bots, with or without writing its record."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from jokeapp.core.contract import BotPolicy, Game
+from jokeapp.core.record import Recorder
+from jokeapp.core.rng import Rng
+
+# Bots draw from their own generator, derived from the game's seed by this fixed offset, so a
+# game's dice never depend on the bots and a bot's choices never depend on the dice stream.
+BOT_SEED_OFFSET = 0x9E3779B97F4A7C15
+MAX_STEPS = 100_000
+
+
+class GameDidNotEnd(RuntimeError):
+    """A bot game ran past MAX_STEPS: a rules or bot defect, never a normal outcome."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedGame:
+    seed: int
+    players: list[str]
+    record: dict[str, Any]
+    state: Any
+    steps: int
+
+
+def player_ids(count: int) -> list[str]:
+    return [f"p{i}" for i in range(1, count + 1)]
+
+
+def bot_rng(seed: int) -> Rng:
+    return Rng.from_seed((seed + BOT_SEED_OFFSET) & 0xFFFFFFFFFFFFFFFF)
+
+
+def play_recorded(
+    game: Game[Any],
+    options: Mapping[str, Any],
+    players: Sequence[str],
+    seed: int,
+    bots: Mapping[str, BotPolicy],
+    with_states: bool = False,
+) -> PlayedGame:
+    """Plays to the end; when several players are pending, the first listed acts first."""
+    recorder = Recorder.begin(game, options, players, seed, with_states)
+    rng = bot_rng(seed)
+    state = recorder.state
+    steps = 0
+    while not game.is_over(state):
+        if steps >= MAX_STEPS:
+            raise GameDidNotEnd(f"{game.id} seed {seed}: no end after {MAX_STEPS} steps")
+        player = game.pending(state)[0].player
+        recorder.step(player, bots[player](state, player, rng))
+        steps += 1
+    return PlayedGame(seed, list(players), recorder.record, state, steps)
+
+
+def play_fast(
+    game: Game[Any],
+    options: Mapping[str, Any],
+    players: Sequence[str],
+    seed: int,
+    policy: BotPolicy,
+) -> tuple[Any, int]:
+    """The benchmark loop: no record, one policy for every seat. Returns (state, steps)."""
+    state, _ = game.start(options, players, seed)
+    rng = bot_rng(seed)
+    apply, pending, is_over = game.apply, game.pending, game.is_over
+    steps = 0
+    while not is_over(state):
+        if steps >= MAX_STEPS:
+            raise GameDidNotEnd(f"{game.id} seed {seed}: no end after {MAX_STEPS} steps")
+        player = pending(state)[0].player
+        apply(state, player, policy(state, player, rng))
+        steps += 1
+    return state, steps

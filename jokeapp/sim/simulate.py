@@ -1,0 +1,93 @@
+"""`joke simulate GAME`: many bot games headless, with throughput and balance statistics."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from importlib import import_module
+from typing import Any, TextIO
+
+from jokeapp.core.errors import GameError
+from jokeapp.core.options import resolve_options
+from jokeapp.games import GAME_IDS, get_game
+from jokeapp.sim.options_arg import parse_option
+from jokeapp.sim.play import play_recorded, player_ids
+from jokeapp.sim.progress import ProgressBar
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", choices=GAME_IDS)
+    parser.add_argument("--games", type=int, default=100, help="how many games (default 100)")
+    parser.add_argument("--players", type=int, default=None, help="seats (default: the game's minimum+2, capped)")
+    parser.add_argument("--seed", type=int, default=1, help="game i (0-based) is played with seed SEED+i")
+    parser.add_argument("--bot", default="random", help="bot policy for every seat: random | heuristic")
+    parser.add_argument("--option", action="append", type=parse_option, default=[], metavar="KEY=VALUE")
+    parser.add_argument("--log", type=argparse.FileType("w", encoding="utf-8"), help="write records (JSON lines)")
+    parser.add_argument("--states", action="store_true", help="records include the full state after every step")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def record_line(record: dict[str, Any]) -> str:
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":"), sort_keys=False)
+
+
+def stats_for(game_id: str) -> Any:
+    module = import_module(f"jokeapp.sim.stats_{game_id}")
+    return module.Stats()
+
+
+def main(args: argparse.Namespace) -> int:
+    game = get_game(args.game)
+    players = args.players or min(game.min_players + 2, game.max_players)
+    if not game.min_players <= players <= game.max_players:
+        print(f"{game.id}: players must be {game.min_players}-{game.max_players}", file=sys.stderr)
+        return 2
+    if args.bot not in game.bots:
+        print(f"unknown bot {args.bot!r} (bots: {', '.join(game.bots)})", file=sys.stderr)
+        return 2
+    try:
+        options = resolve_options(game.options, dict(args.option))
+    except GameError as exc:
+        print(exc.message, file=sys.stderr)
+        return 2
+    ids = player_ids(players)
+    bots = {p: game.bots[args.bot] for p in ids}
+    stats = stats_for(game.id)
+    bar = None if args.quiet else ProgressBar(args.games, sys.stderr)
+    total_steps = 0
+    started = time.perf_counter()
+    for i in range(args.games):
+        played = play_recorded(game, options, ids, args.seed + i, bots, args.states)
+        total_steps += played.steps
+        stats.add(game, played)
+        if args.log:
+            args.log.write(record_line(played.record) + "\n")
+        if bar:
+            bar.update(i + 1)
+    elapsed = time.perf_counter() - started
+    print_summary(sys.stdout, game.id, args, players, options, elapsed, total_steps, stats)
+    return 0
+
+
+def print_summary(
+    out: TextIO,
+    game_id: str,
+    args: argparse.Namespace,
+    players: int,
+    options: dict[str, Any],
+    elapsed: float,
+    steps: int,
+    stats: Any,
+) -> None:
+    out.write(f"{game_id}: {args.games} games, {players} players, bot {args.bot}, seeds {args.seed}..{args.seed + args.games - 1}\n")
+    changed = {k: v for k, v in options.items() if k in dict(args.option)}
+    if changed:
+        out.write(f"options: {json.dumps(changed, ensure_ascii=False)}\n")
+    rate = args.games / elapsed if elapsed else float("inf")
+    out.write(f"throughput: {rate:,.1f} games/s, {steps / elapsed if elapsed else 0:,.0f} actions/s "
+              f"({steps} actions in {elapsed:.2f} s, records included)\n")
+    for line in stats.lines():
+        out.write(line + "\n")
+

@@ -1,0 +1,44 @@
+"""Balance statistics of marble bot games: wins by seat, end reasons, rounds, bankruptcies."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from jokeapp.core.contract import Game
+from jokeapp.sim.play import PlayedGame
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.games = 0
+        self.wins_by_seat: Counter[int] = Counter()
+        self.reasons: Counter[str] = Counter()
+        self.rounds = 0
+        self.bankruptcies = 0
+        self.seats = 0
+
+    def add(self, game: Game[Any], played: PlayedGame) -> None:
+        final = game.to_json(played.state)
+        order: list[str] = final["order"]
+        result = played.record["result"] or {}
+        self.games += 1
+        self.seats = len(order)
+        for winner in result.get("winners", []):
+            self.wins_by_seat[order.index(winner) + 1] += 1
+        self.reasons[result.get("reason", "?")] += 1
+        self.rounds += int(final["round"])
+        self.bankruptcies += sum(
+            1 for step in played.record["steps"] for e in step["events"] if e["type"] == "bankrupt"
+        )
+
+    def lines(self) -> list[str]:
+        n = max(self.games, 1)
+        seats = ", ".join(f"seat {s}: {self.wins_by_seat[s]}" for s in range(1, self.seats + 1))
+        reasons = ", ".join(f"{r}: {c}" for r, c in sorted(self.reasons.items()))
+        return [
+            f"wins by seat (turn order; shared wins count for each): {seats}",
+            f"end reasons: {reasons}",
+            f"mean rounds: {self.rounds / n:.1f}",
+            f"bankruptcies: {self.bankruptcies} ({self.bankruptcies / n:.2f} a game)",
+        ]
