@@ -1,0 +1,1 @@
+"""The room server: HTTP API, WebSocket sessions and static files (docs/server.md)."""

@@ -1,0 +1,268 @@
+"""The wire protocol between the room server and its clients (docs/protocol.md).
+
+Every message is a msgspec Struct. WebSocket messages in both directions are tagged unions on
+``"type"``; HTTP bodies are plain Structs. Field names on the wire are camelCase. ``joke
+schema`` exports the JSON Schema of all of them, and /openapi.json is built from the same
+classes, so the document and the code cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+
+# The biggest WebSocket text frame or HTTP body the server reads (bytes).
+MAX_MESSAGE_BYTES = 16 * 1024
+PROTOCOL_VERSION = 1
+
+Role = Literal["player", "spectator"]
+RoomStatus = Literal["lobby", "playing", "finished"]
+AfkChoice = Literal["kick", "keep"]  # shown to the host as 강퇴 / 계속
+
+
+class _Wire(msgspec.Struct, rename="camel", omit_defaults=False, forbid_unknown_fields=False):
+    """Base of every message: camelCase on the wire."""
+
+
+# ---------------------------------------------------------------- shared pieces
+
+
+class OptionInfo(_Wire):
+    key: str
+    label: str
+    choices: list[Any]
+    default: Any
+
+
+class GameInfo(_Wire):
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+    options: list[OptionInfo]
+    bots: list[str]
+
+
+class SeatInfo(_Wire):
+    player_id: str
+    nickname: str
+    bot: bool
+    connected: bool
+    host: bool
+    bot_policy: str | None = None
+
+
+class AfkOffer(_Wire):
+    """Marble: a player absent two rounds in a row; the host answers kick or keep."""
+
+    player_id: str
+    rounds: int
+
+
+class RoomInfo(_Wire):
+    room_id: str
+    code: str
+    game: str
+    title: str
+    options: dict[str, Any]
+    status: RoomStatus
+    match: int  # 1 for the first game of the room, +1 per rematch
+    host_id: str | None
+    seats: list[SeatInfo]
+    spectators: int
+    min_players: int
+    max_players: int
+    seed_hash: str | None  # SHA-256 (hex) of the current match's seed, from its start
+    afk_offers: list[AfkOffer] = []
+
+
+class PendingInfo(_Wire):
+    player: str
+    kind: str
+    deadline: int | None  # epoch milliseconds; None: no time limit
+
+
+class You(_Wire):
+    player_id: str | None  # None for a spectator
+    role: Role
+    nickname: str
+    host: bool
+
+
+# ---------------------------------------------------------------- HTTP bodies
+
+
+class HealthResponse(_Wire):
+    ok: bool
+    rooms: int
+    version: int = PROTOCOL_VERSION
+
+
+class GamesResponse(_Wire):
+    games: list[GameInfo]
+
+
+class CreateRoomRequest(_Wire):
+    game: str
+    nickname: str
+    options: dict[str, Any] = {}
+
+
+class CreateRoomResponse(_Wire):
+    room_id: str
+    code: str
+    token: str
+    player_id: str
+
+
+class RoomListResponse(_Wire):
+    rooms: list[RoomInfo]
+
+
+class JoinRequest(_Wire):
+    nickname: str
+    role: Role = "player"
+
+
+class JoinResponse(_Wire):
+    room_id: str
+    code: str
+    token: str
+    player_id: str | None  # None for a spectator
+
+
+class AddBotRequest(_Wire):
+    policy: str = "heuristic"
+
+
+class AddBotResponse(_Wire):
+    player_id: str
+
+
+class KickRequest(_Wire):
+    player_id: str
+
+
+class OptionsRequest(_Wire):
+    options: dict[str, Any]
+
+
+class AfkRequest(_Wire):
+    player_id: str
+    choice: AfkChoice
+
+
+class OkResponse(_Wire):
+    ok: bool = True
+
+
+class ErrorDetail(_Wire):
+    code: str
+    message: str  # Korean, for the player
+
+
+class ErrorResponse(_Wire):
+    error: ErrorDetail
+
+
+# ---------------------------------------------------------------- WebSocket: client -> server
+
+
+class ActionMessage(_Wire, tag="action", tag_field="type"):
+    """A game action. ``clientSeq`` rises by one per action of this seat; a repeat is ignored."""
+
+    client_seq: int
+    action: dict[str, Any]
+
+
+class ResyncMessage(_Wire, tag="resync", tag_field="type"):
+    """Asks for a fresh snapshot (after a gap in update numbers)."""
+
+
+class PingMessage(_Wire, tag="ping", tag_field="type"):
+    pass
+
+
+ClientMessage = ActionMessage | ResyncMessage | PingMessage
+
+
+# ---------------------------------------------------------------- WebSocket: server -> client
+
+
+class SnapshotMessage(_Wire, tag="snapshot", tag_field="type"):
+    seq: int
+    room: RoomInfo
+    you: You
+    view: dict[str, Any] | None  # None before the first match starts
+    pending: list[PendingInfo]
+    seed_hash: str | None
+    last_client_seq: int  # the highest clientSeq applied for this seat (0: none)
+
+
+class UpdateMessage(_Wire, tag="update", tag_field="type"):
+    seq: int
+    events: list[dict[str, Any]]  # redacted for this viewer
+    view: dict[str, Any] | None
+    pending: list[PendingInfo]
+    room: RoomInfo | None = None  # present when seats, host, status or options changed
+    ack: int | None = None  # the clientSeq of this viewer's own action that made this update
+    actor: str | None = None  # who acted (None: a room change, not a game action)
+    auto: bool = False  # the action was taken by the timeout rule
+
+
+class ErrorMessage(_Wire, tag="error", tag_field="type"):
+    code: str
+    message: str
+    client_seq: int | None = None
+
+
+class PongMessage(_Wire, tag="pong", tag_field="type"):
+    server_time: int  # epoch milliseconds
+
+
+ServerMessage = SnapshotMessage | UpdateMessage | ErrorMessage | PongMessage
+
+
+# ---------------------------------------------------------------- codecs
+
+_client_decoder = msgspec.json.Decoder(ClientMessage)
+_encoder = msgspec.json.Encoder()
+
+
+def decode_client(data: bytes | str) -> ClientMessage:
+    """Raises msgspec.DecodeError (bad JSON) or msgspec.ValidationError (bad shape)."""
+    return _client_decoder.decode(data)
+
+
+def encode(message: msgspec.Struct | dict[str, Any]) -> bytes:
+    return _encoder.encode(message)
+
+
+SCHEMA_TYPES: tuple[Any, ...] = (
+    ClientMessage,
+    ServerMessage,
+    HealthResponse,
+    GamesResponse,
+    CreateRoomRequest,
+    CreateRoomResponse,
+    RoomListResponse,
+    RoomInfo,
+    JoinRequest,
+    JoinResponse,
+    AddBotRequest,
+    AddBotResponse,
+    KickRequest,
+    OptionsRequest,
+    AfkRequest,
+    OkResponse,
+    ErrorResponse,
+)
+
+
+def schema_components() -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """JSON Schema of every message type, with references into ``#/components/schemas``."""
+    schemas, components = msgspec.json.schema_components(
+        SCHEMA_TYPES, ref_template="#/components/schemas/{name}"
+    )
+    return list(schemas), components
