@@ -1,0 +1,59 @@
+"""Reading actions off the wire (spec 8.2): shape checks and card ids, before any change."""
+
+from __future__ import annotations
+
+from typing import Any, NoReturn
+
+from jokeapp.core.errors import IllegalAction
+from jokeapp.games.dalmuti.data import CARD_INDEX
+
+# The fields each action may carry besides "type".
+FIELDS: dict[str, frozenset[str]] = {
+    "confirmHand": frozenset({"declareRevolution"}),
+    "returnTax": frozenset({"cardIds"}),
+    "play": frozenset({"cardIds"}),
+    "pass": frozenset(),
+}
+
+
+def reject(code: str, message: str) -> NoReturn:
+    raise IllegalAction(code, message)
+
+
+def action_type(action: Any) -> str:
+    """The action's type, once its shape is known to be right."""
+    if not isinstance(action, dict):
+        reject("malformed_action", "잘못된 요청이에요.")
+    kind = action.get("type")
+    allowed = FIELDS.get(kind) if isinstance(kind, str) else None
+    if allowed is None:
+        reject("unknown_action", "알 수 없는 행동이에요.")
+    for key in action:
+        if key != "type" and key not in allowed:
+            reject("malformed_action", "잘못된 요청이에요.")
+    return str(kind)
+
+
+def declared(action: dict[str, Any]) -> bool:
+    value = action.get("declareRevolution", False)
+    if not isinstance(value, bool):
+        reject("malformed_action", "잘못된 요청이에요.")
+    return value
+
+
+def cards_from_hand(action: dict[str, Any], hand: list[int]) -> tuple[int, ...]:
+    """The action's ``cardIds`` as card ints; each must be in ``hand``, once."""
+    raw = action.get("cardIds")
+    if not isinstance(raw, list):
+        reject("malformed_action", "잘못된 요청이에요.")
+    cards: list[int] = []
+    for card_id in raw:
+        card = CARD_INDEX.get(card_id) if isinstance(card_id, str) else None
+        if card is None:
+            reject("unknown_card", "없는 카드예요.")
+        if card in cards:
+            reject("duplicate_card", "같은 카드를 두 번 고를 수 없어요.")
+        if card not in hand:
+            reject("not_in_hand", "손에 없는 카드예요.")
+        cards.append(card)
+    return tuple(cards)

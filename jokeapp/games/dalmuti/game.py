@@ -1,0 +1,126 @@
+"""The dalmuti game object: the core contract over this package's rules."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from jokeapp.core.contract import Action, BotPolicy, Event, OptionSpec, Pending
+from jokeapp.core.errors import InvalidOptions
+from jokeapp.core.options import resolve_options
+from jokeapp.games.dalmuti import legal, serial, timeouts
+from jokeapp.games.dalmuti import view as views
+from jokeapp.games.dalmuti.actions import action_type, cards_from_hand, declared, reject
+from jokeapp.games.dalmuti.bots import BOTS
+from jokeapp.games.dalmuti.options import OPTIONS
+from jokeapp.games.dalmuti.revolution import check_confirm, confirm_hand
+from jokeapp.games.dalmuti.rounds import game_result
+from jokeapp.games.dalmuti.setup import start_game
+from jokeapp.games.dalmuti.state import DalmutiOptions, DalmutiState, RevolutionCheck, TaxReturn
+from jokeapp.games.dalmuti.tax import check_return_count, owed_by, return_tax
+from jokeapp.games.dalmuti.tricks import check_pass, check_play, pass_turn, play
+
+MIN_PLAYERS = 4
+MAX_PLAYERS = 8
+
+
+def check_players(players: Sequence[str]) -> None:
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise InvalidOptions(
+            "invalid_player_count",
+            f"신분 카드 게임은 {MIN_PLAYERS}~{MAX_PLAYERS}명이 함께해야 해요 (지금 {len(players)}명).",
+        )
+    if len(set(players)) != len(players) or not all(isinstance(p, str) and p for p in players):
+        raise InvalidOptions("invalid_players", "참가자 이름이 비어 있거나 겹쳐요.")
+
+
+def apply_play_or_pass(state: DalmutiState, actor: str, kind: str, action: Action) -> list[Event]:
+    if state.phase.kind != "playing":
+        reject("wrong_phase", "지금은 카드를 낼 때가 아니에요.")
+    if actor != state.current:
+        reject("not_your_turn", "지금은 내 차례가 아니에요.")
+    if kind == "pass":
+        check_pass(state)
+        return pass_turn(state, actor)
+    cards = cards_from_hand(action, state.hands[actor])
+    rank = check_play(state, actor, cards)
+    return play(state, actor, cards, rank)
+
+
+def apply_confirm(state: DalmutiState, actor: str, action: Action) -> list[Event]:
+    if not isinstance(state.phase, RevolutionCheck):
+        reject("wrong_phase", "지금은 손패를 확인할 때가 아니에요.")
+    declare = declared(action)
+    check_confirm(state, actor, declare)
+    return confirm_hand(state, actor, declare)
+
+
+def apply_return(state: DalmutiState, actor: str, action: Action) -> list[Event]:
+    if not isinstance(state.phase, TaxReturn):
+        reject("wrong_phase", "지금은 세금을 돌려줄 때가 아니에요.")
+    owed = owed_by(state, actor)
+    cards = cards_from_hand(action, state.hands[actor])
+    check_return_count(owed, cards)
+    return return_tax(state, actor, owed, cards)
+
+
+class DalmutiGame:
+    id = "dalmuti"
+    title = "신분 카드 게임"
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+    options: tuple[OptionSpec, ...] = OPTIONS
+    bots: Mapping[str, BotPolicy] = BOTS
+
+    def start(self, options: Mapping[str, Any], players: Sequence[str], seed: int) -> tuple[DalmutiState, list[Event]]:
+        resolved = DalmutiOptions.from_dict(resolve_options(OPTIONS, options))
+        check_players(players)
+        return start_game(resolved, players, seed)
+
+    def setup(self, options: Mapping[str, Any], players: Sequence[str], seed: int) -> DalmutiState:
+        return self.start(options, players, seed)[0]
+
+    def apply(self, state: DalmutiState, actor: str, action: Action) -> list[Event]:
+        kind = action_type(action)
+        if actor not in state.hands:
+            reject("not_a_player", "이 게임의 참가자가 아니에요.")
+        if state.phase.kind == "finished":
+            reject("game_over", "게임이 끝났어요.")
+        if kind == "play" or kind == "pass":
+            events = apply_play_or_pass(state, actor, kind, action)
+        elif kind == "confirmHand":
+            events = apply_confirm(state, actor, action)
+        else:
+            events = apply_return(state, actor, action)
+        state.seq += 1
+        return events
+
+    def pending(self, state: DalmutiState) -> list[Pending]:
+        return timeouts.pending(state)
+
+    def on_timeout(self, state: DalmutiState, player: str) -> Action:
+        return timeouts.on_timeout(state, player)
+
+    def view(self, state: DalmutiState, viewer: str | None) -> dict[str, Any]:
+        return views.view(state, viewer)
+
+    def redact_event(self, event: Event, viewer: str | None) -> Event | None:
+        return views.redact_event(event, viewer)
+
+    def legal_actions(self, state: DalmutiState, player: str) -> list[Action]:
+        return legal.legal_actions(state, player)
+
+    def is_over(self, state: DalmutiState) -> bool:
+        return state.phase.kind == "finished"
+
+    def result(self, state: DalmutiState) -> dict[str, Any] | None:
+        return game_result(state) if state.phase.kind == "finished" else None
+
+    def to_json(self, state: DalmutiState) -> dict[str, Any]:
+        return serial.to_json(state)
+
+    def from_json(self, data: Mapping[str, Any]) -> DalmutiState:
+        return serial.from_json(data)
+
+
+GAME = DalmutiGame()

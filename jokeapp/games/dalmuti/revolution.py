@@ -1,0 +1,67 @@
+"""The revolution check (spec 4.4): everyone confirms; the holder of both jesters may revolt."""
+
+from __future__ import annotations
+
+from jokeapp.core.contract import Event
+from jokeapp.games.dalmuti.actions import reject
+from jokeapp.games.dalmuti.data import JESTERS
+from jokeapp.games.dalmuti.state import (
+    GREAT_REVOLUTION,
+    REVOLUTION,
+    DalmutiState,
+    Playing,
+    RevolutionCheck,
+    Trick,
+)
+from jokeapp.games.dalmuti.tax import collect_tax
+
+
+def holds_both_jesters(hand: list[int]) -> bool:
+    return JESTERS[0] in hand and JESTERS[1] in hand
+
+
+def can_declare(state: DalmutiState, player: str) -> bool:
+    phase = state.phase
+    return (
+        isinstance(phase, RevolutionCheck)
+        and phase.confirmed.get(player) is False
+        and holds_both_jesters(state.hands[player])
+    )
+
+
+def check_confirm(state: DalmutiState, actor: str, declare: bool) -> None:
+    phase = state.phase
+    assert isinstance(phase, RevolutionCheck)
+    done = phase.confirmed.get(actor)
+    if done is None:
+        reject("not_a_player", "이 게임의 참가자가 아니에요.")
+    if done:
+        reject("already_confirmed", "이미 손패를 확인했어요.")
+    if declare and not holds_both_jesters(state.hands[actor]):
+        reject("no_two_jesters", "광대 2장이 있어야 혁명할 수 있어요.")
+
+
+def confirm_hand(state: DalmutiState, actor: str, declare: bool) -> list[Event]:
+    """Records the confirmation; the round goes on when a revolution is declared or all confirmed."""
+    phase = state.phase
+    assert isinstance(phase, RevolutionCheck)
+    phase.confirmed[actor] = True
+    if declare:
+        return declare_revolution(state, actor)
+    if all(phase.confirmed.values()):
+        return collect_tax(state)
+    return []
+
+
+def declare_revolution(state: DalmutiState, player: str) -> list[Event]:
+    """No tax this round. From the last rank it is a great revolution: every rank, seat and
+    turn is turned around, and the new top rank leads."""
+    kind = REVOLUTION
+    if player == state.order[-1]:
+        kind = GREAT_REVOLUTION
+        state.order.reverse()
+    state.revolution = kind
+    state.phase = Playing()
+    state.current = state.order[0]
+    state.trick = Trick(leader=state.order[0])
+    return [{"type": "revolution", "player": player, "kind": kind}]

@@ -1,0 +1,152 @@
+"""The game state (spec 8.1) as slotted dataclasses. Cards are ints (see data.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from jokeapp.core.rng import Rng
+
+NO_REVOLUTION = "none"
+REVOLUTION = "revolution"
+GREAT_REVOLUTION = "great"
+
+
+@dataclass(slots=True)
+class DalmutiOptions:
+    rounds: int = 3
+    scoring: str = "rank-points"
+    first_ranking: str = "draw"
+    revolution: bool = True
+    jester_taxable: bool = False
+    pass_locks_out: bool = False
+    remove_high_cards: bool = False
+    turn_seconds: int = 20
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "rounds": self.rounds,
+            "scoring": self.scoring,
+            "firstRanking": self.first_ranking,
+            "revolution": self.revolution,
+            "jesterTaxable": self.jester_taxable,
+            "passLocksOut": self.pass_locks_out,
+            "removeHighCards": self.remove_high_cards,
+            "turnSeconds": self.turn_seconds,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> DalmutiOptions:
+        return cls(
+            rounds=data["rounds"],
+            scoring=data["scoring"],
+            first_ranking=data["firstRanking"],
+            revolution=data["revolution"],
+            jester_taxable=data["jesterTaxable"],
+            pass_locks_out=data["passLocksOut"],
+            remove_high_cards=data["removeHighCards"],
+            turn_seconds=data["turnSeconds"],
+        )
+
+
+# Phases. ``kind`` is the spec's discriminator; each phase keeps only its own data.
+
+
+@dataclass(slots=True)
+class FirstRankDraw:
+    draws: dict[str, list[int]]
+    kind: str = "firstRankDraw"
+
+
+@dataclass(slots=True)
+class RevolutionCheck:
+    confirmed: dict[str, bool]
+    kind: str = "revolutionCheck"
+
+
+@dataclass(slots=True)
+class Owed:
+    """What a high rank still has to give back after being paid tax."""
+
+    to: str
+    count: int
+    done: bool = False
+
+
+@dataclass(slots=True)
+class TaxReturn:
+    owed: dict[str, Owed]  # keyed by the player who gives cards back
+    kind: str = "taxReturn"
+
+
+@dataclass(slots=True)
+class Playing:
+    kind: str = "playing"
+
+
+@dataclass(slots=True)
+class RoundOver:
+    kind: str = "roundOver"
+
+
+@dataclass(slots=True)
+class Finished:
+    kind: str = "finished"
+
+
+Phase = FirstRankDraw | RevolutionCheck | TaxReturn | Playing | RoundOver | Finished
+
+
+@dataclass(slots=True)
+class Play:
+    """One set on the table. ``rank`` is the number of its number cards, 13 for jesters alone."""
+
+    cards: tuple[int, ...]
+    count: int
+    rank: int
+    by: str
+
+
+@dataclass(slots=True)
+class Trick:
+    leader: str
+    top: Play | None = None
+    passes_since_top: list[str] = field(default_factory=list)
+    locked_out: list[str] = field(default_factory=list)
+    pile: list[Play] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class TaxMove:
+    giver: str
+    receiver: str
+    cards: tuple[int, ...]
+
+
+@dataclass(slots=True)
+class RoundResult:
+    order: list[str]
+    revolution: str
+
+
+@dataclass(slots=True)
+class DalmutiState:
+    options: DalmutiOptions
+    rng: Rng
+    players: list[str]  # as given to setup, never changes
+    order: list[str]  # this round's ranks = seats = turn order; [0] is the top rank
+    round: int
+    hands: dict[str, list[int]]  # each kept sorted
+    phase: Phase
+    revolution: str
+    tax_log: list[TaxMove]
+    trick: Trick
+    current: str
+    finish_order: list[str]
+    round_results: list[RoundResult]
+    totals: dict[str, int]
+    # Cards of this round's cleared tricks: with hands and the trick pile they account for
+    # the whole deck (an addition to the spec's shape, see docs/rules-decisions.md).
+    discard: list[int] = field(default_factory=list)
+    turn_started_at: int = 0  # the engine has no clock; kept for the server
+    seq: int = 0  # actions applied so far

@@ -1,0 +1,56 @@
+"""Who must act now, with the rules' time budget, and what happens if they do not (spec 8.5)."""
+
+from __future__ import annotations
+
+from jokeapp.core.contract import Action, Pending
+from jokeapp.games.dalmuti.actions import reject
+from jokeapp.games.dalmuti.data import CARD_IDS, CARD_NUMBERS, JESTER
+from jokeapp.games.dalmuti.state import DalmutiState, RevolutionCheck, TaxReturn
+from jokeapp.games.dalmuti.tax import worst_cards
+
+REVOLUTION_CHECK_SECONDS = 20
+TAX_RETURN_SECONDS = 30
+
+
+def pending(state: DalmutiState) -> list[Pending]:
+    phase = state.phase
+    if phase.kind == "playing":
+        return [Pending(state.current, "play", state.options.turn_seconds)]
+    if isinstance(phase, RevolutionCheck):
+        return [
+            Pending(player, "confirmHand", REVOLUTION_CHECK_SECONDS)
+            for player in state.order
+            if not phase.confirmed[player]
+        ]
+    if isinstance(phase, TaxReturn):
+        return [
+            Pending(player, "returnTax", TAX_RETURN_SECONDS)
+            for player, owed in phase.owed.items()
+            if not owed.done
+        ]
+    return []
+
+
+def timeout_lead(hand: list[int]) -> list[int]:
+    """All cards of the highest number, jesters left out; all jesters if nothing else is left."""
+    numbers = [card for card in hand if CARD_NUMBERS[card] != JESTER]
+    if not numbers:
+        return list(hand)
+    highest = CARD_NUMBERS[numbers[-1]]
+    return [card for card in numbers if CARD_NUMBERS[card] == highest]
+
+
+def on_timeout(state: DalmutiState, player: str) -> Action:
+    """The spec's automatic action; never a revolution."""
+    if not any(entry.player == player for entry in pending(state)):
+        reject("not_pending", "지금은 내 차례가 아니에요.")
+    phase = state.phase
+    hand = state.hands[player]
+    if isinstance(phase, RevolutionCheck):
+        return {"type": "confirmHand", "declareRevolution": False}
+    if isinstance(phase, TaxReturn):
+        cards = worst_cards(hand, phase.owed[player].count)
+        return {"type": "returnTax", "cardIds": [CARD_IDS[card] for card in cards]}
+    if state.trick.top is None:
+        return {"type": "play", "cardIds": [CARD_IDS[card] for card in timeout_lead(hand)]}
+    return {"type": "pass"}

@@ -1,0 +1,139 @@
+"""Tricks (spec 5.1): leading, following, jesters, passing, and who leads the next trick."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from jokeapp.core.contract import Event
+from jokeapp.games.dalmuti.actions import reject
+from jokeapp.games.dalmuti.data import CARD_IDS, CARD_NUMBERS, JESTER
+from jokeapp.games.dalmuti.rounds import finish_round
+from jokeapp.games.dalmuti.state import DalmutiState, Play, Trick
+
+
+def set_rank(cards: Sequence[int]) -> int | None:
+    """The rank of a set: its number cards' number (jesters take it on), 13 for jesters
+    alone, None when the number cards differ."""
+    rank = JESTER
+    for card in cards:
+        number = CARD_NUMBERS[card]
+        if number != JESTER:
+            if rank != JESTER and number != rank:
+                return None
+            rank = number
+    return rank
+
+
+def check_play(state: DalmutiState, actor: str, cards: tuple[int, ...]) -> int:
+    """The rank of the set ``actor`` may play now; rejects it otherwise."""
+    if not cards:
+        reject("empty_play", "카드를 1장 이상 내야 해요.")
+    if actor in state.trick.locked_out:
+        reject("locked_out", "이번 트릭에서는 이미 패스했어요.")
+    rank = set_rank(cards)
+    if rank is None:
+        reject("mixed_numbers", "같은 숫자끼리만 낼 수 있어요.")
+    top = state.trick.top
+    if top is not None:
+        if len(cards) != top.count:
+            reject("wrong_count", f"앞사람과 같은 장수({top.count}장)로 내야 해요.")
+        if rank >= top.rank:
+            reject("not_lower", "더 낮은 숫자만 낼 수 있어요.")
+    return rank
+
+
+def check_pass(state: DalmutiState) -> None:
+    if state.trick.top is None:
+        reject("cannot_pass_lead", "새로 시작할 때는 패스할 수 없어요.")
+
+
+def play(state: DalmutiState, actor: str, cards: tuple[int, ...], rank: int) -> list[Event]:
+    hand = state.hands[actor]
+    for card in cards:
+        hand.remove(card)
+    trick = state.trick
+    played = Play(cards, len(cards), rank, actor)
+    trick.top = played
+    trick.pile.append(played)
+    trick.passes_since_top = []
+    events: list[Event] = [
+        {
+            "type": "played",
+            "player": actor,
+            "cardIds": [CARD_IDS[card] for card in cards],
+            "count": played.count,
+            "rank": rank,
+        }
+    ]
+    if not hand:
+        state.finish_order.append(actor)
+        events.append({"type": "handEmptied", "player": actor, "place": len(state.finish_order)})
+        if sum(1 for player in state.order if state.hands[player]) == 1:
+            events.extend(finish_round(state))
+            return events
+    events.extend(advance(state, actor))
+    return events
+
+
+def pass_turn(state: DalmutiState, actor: str) -> list[Event]:
+    trick = state.trick
+    trick.passes_since_top.append(actor)
+    if state.options.pass_locks_out:
+        trick.locked_out.append(actor)
+    events: list[Event] = [{"type": "passed", "player": actor}]
+    events.extend(advance(state, actor))
+    return events
+
+
+def advance(state: DalmutiState, after: str) -> list[Event]:
+    """Ends the trick if nobody is left to answer its top set, else moves the turn on."""
+    if trick_over(state):
+        return end_trick(state)
+    state.current = next_player(state, after, state.trick.locked_out)
+    return []
+
+
+def trick_over(state: DalmutiState) -> bool:
+    """Everyone with cards, except whoever played the top set, has passed since it (a
+    locked-out player counts as passing)."""
+    trick = state.trick
+    top = trick.top
+    if top is None:
+        return False
+    hands = state.hands
+    for player in state.order:
+        if (
+            hands[player]
+            and player != top.by
+            and player not in trick.passes_since_top
+            and player not in trick.locked_out
+        ):
+            return False
+    return True
+
+
+def next_player(state: DalmutiState, after: str, skipped: Sequence[str]) -> str:
+    """The next player in turn order after ``after`` who still has cards and is not skipped."""
+    order = state.order
+    seats = len(order)
+    start = order.index(after)
+    for step in range(1, seats + 1):
+        player = order[(start + step) % seats]
+        if state.hands[player] and player not in skipped:
+            return player
+    raise AssertionError("no player left to take the turn")
+
+
+def end_trick(state: DalmutiState) -> list[Event]:
+    """Clears the table; whoever played last leads, or the next player with cards if that
+    set emptied their hand."""
+    trick = state.trick
+    top = trick.top
+    assert top is not None
+    winner = top.by
+    leader = winner if state.hands[winner] else next_player(state, winner, ())
+    for played in trick.pile:
+        state.discard.extend(played.cards)
+    state.trick = Trick(leader=leader)
+    state.current = leader
+    return [{"type": "trickWon", "player": winner, "next": leader}]

@@ -1,0 +1,105 @@
+"""What each player or spectator may see (spec 8.3), and the copies of events they get."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jokeapp.core.contract import Event
+from jokeapp.games.dalmuti.data import CARD_IDS, card_json, rank_title
+from jokeapp.games.dalmuti.revolution import can_declare
+from jokeapp.games.dalmuti.state import (
+    DalmutiState,
+    FirstRankDraw,
+    Play,
+    RevolutionCheck,
+    TaxReturn,
+)
+
+# Events whose card ids only the giver and the receiver may see.
+TAX_EVENTS = frozenset({"taxPaid", "taxReturned"})
+
+
+def play_json(played: Play) -> dict[str, Any]:
+    return {
+        "cardIds": [CARD_IDS[card] for card in played.cards],
+        "count": played.count,
+        "rank": played.rank,
+        "by": played.by,
+    }
+
+
+def public_phase(state: DalmutiState) -> dict[str, Any]:
+    """The phase as everyone may see it (the spec's shape holds nothing secret)."""
+    phase = state.phase
+    if isinstance(phase, FirstRankDraw):
+        return {"kind": phase.kind, "draws": {p: list(ns) for p, ns in phase.draws.items()}}
+    if isinstance(phase, RevolutionCheck):
+        return {"kind": phase.kind, "confirmed": dict(phase.confirmed)}
+    if isinstance(phase, TaxReturn):
+        owed = {p: {"to": o.to, "count": o.count, "done": o.done} for p, o in phase.owed.items()}
+        return {"kind": phase.kind, "owed": owed}
+    return {"kind": phase.kind}
+
+
+def trick_json(state: DalmutiState) -> dict[str, Any]:
+    trick = state.trick
+    return {
+        "leader": trick.leader,
+        "top": None if trick.top is None else play_json(trick.top),
+        "passesSinceTop": list(trick.passes_since_top),
+        "lockedOut": list(trick.locked_out),
+        "pile": [play_json(played) for played in trick.pile],
+    }
+
+
+def tax_view(state: DalmutiState, viewer: str | None) -> list[dict[str, Any]]:
+    """Every tax move of the round; the cards only for the two players concerned."""
+    payers = state.order[-2:]
+    moves: list[dict[str, Any]] = []
+    for move in state.tax_log:
+        entry: dict[str, Any] = {
+            "kind": "paid" if move.giver in payers else "returned",
+            "from": move.giver,
+            "to": move.receiver,
+            "count": len(move.cards),
+        }
+        if viewer is not None and viewer in (move.giver, move.receiver):
+            entry["cardIds"] = [CARD_IDS[card] for card in move.cards]
+        moves.append(entry)
+    return moves
+
+
+def view(state: DalmutiState, viewer: str | None) -> dict[str, Any]:
+    seats = len(state.order)
+    seated = viewer is not None and viewer in state.hands
+    shown: dict[str, Any] = {
+        "game": "dalmuti",
+        "viewer": viewer,
+        "options": state.options.to_dict(),
+        "players": list(state.players),
+        "order": list(state.order),
+        "titles": {player: rank_title(place, seats) for place, player in enumerate(state.order)},
+        "round": state.round,
+        "phase": public_phase(state),
+        "revolution": state.revolution,
+        "handCounts": {player: len(state.hands[player]) for player in state.order},
+        "hand": [card_json(card) for card in state.hands[viewer]] if seated and viewer else None,
+        "trick": trick_json(state),
+        "current": state.current if state.phase.kind == "playing" else None,
+        "finishOrder": list(state.finish_order),
+        "roundResults": [{"order": list(r.order), "revolution": r.revolution} for r in state.round_results],
+        "totals": dict(state.totals),
+        "tax": tax_view(state, viewer),
+        "discardCount": len(state.discard),
+    }
+    # Only the holder of both jesters learns they may revolt; nobody else sees the key at all.
+    if seated and viewer and can_declare(state, viewer):
+        shown["canDeclareRevolution"] = True
+    return shown
+
+
+def redact_event(event: Event, viewer: str | None) -> Event:
+    """Tax events lose their card ids for everyone but the giver and the receiver."""
+    if event.get("type") in TAX_EVENTS and (viewer is None or viewer not in (event["from"], event["to"])):
+        return {key: value for key, value in event.items() if key != "cardIds"}
+    return event
