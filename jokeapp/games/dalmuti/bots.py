@@ -12,7 +12,7 @@ from typing import Final
 from jokeapp.core.contract import Action, BotPolicy
 from jokeapp.core.rng import Rng
 from jokeapp.games.dalmuti.data import CARD_IDS, JESTER
-from jokeapp.games.dalmuti.legal import Choice, choice_cards, hand_groups, play_choices
+from jokeapp.games.dalmuti.legal import Choice, choice_cards, number_counts, play_choices
 from jokeapp.games.dalmuti.revolution import can_declare
 from jokeapp.games.dalmuti.state import DalmutiState, Play, RevolutionCheck, TaxReturn
 from jokeapp.games.dalmuti.tax import worst_cards
@@ -25,6 +25,13 @@ SHORT_HAND: Final = 4  # cards left after a play at which keeping anything back 
 def random_bot(state: DalmutiState, player: str, rng: Rng) -> Action:
     phase = state.phase
     hand = state.hands[player]
+    if phase.kind == "playing":
+        top = state.trick.top
+        choices = play_choices(number_counts(hand), top)
+        pick = rng.below(len(choices) + (top is not None))
+        if pick == len(choices):
+            return {"type": "pass"}
+        return {"type": "play", "cardIds": choice_cards(hand, choices[pick])}
     if isinstance(phase, RevolutionCheck):
         declare = can_declare(state, player) and rng.below(2) == 1
         return {"type": "confirmHand", "declareRevolution": declare}
@@ -32,40 +39,29 @@ def random_bot(state: DalmutiState, player: str, rng: Rng) -> Action:
         pool = list(hand)
         picked = [pool.pop(rng.below(len(pool))) for _ in range(phase.owed[player].count)]
         return {"type": "returnTax", "cardIds": [CARD_IDS[card] for card in picked]}
-    if phase.kind != "playing":
-        return on_timeout(state, player)
-    groups, jesters = hand_groups(hand)
-    top = state.trick.top
-    choices = play_choices(groups, len(jesters), top)
-    pick = rng.below(len(choices) + (top is not None))
-    if pick == len(choices):
-        return {"type": "pass"}
-    return {"type": "play", "cardIds": choice_cards(groups, jesters, choices[pick])}
+    return on_timeout(state, player)
 
 
-def heuristic_lead(groups: dict[int, list[int]], jesters: int) -> Choice:
+def heuristic_lead(counts: list[int]) -> Choice:
     """Everything at once if one set empties the hand, else the worst whole number."""
-    if len(groups) == 1:
-        ((number, cards),) = groups.items()
-        return (number, len(cards), jesters)
-    if not groups:
+    numbers = [number for number in range(1, JESTER) if counts[number]]
+    jesters = counts[JESTER]
+    if not numbers:
         return (JESTER, 0, jesters)
-    number = max(groups)
-    return (number, len(groups[number]), 0)
+    worst = numbers[-1]
+    return (worst, counts[worst], jesters if len(numbers) == 1 else 0)
 
 
-def heuristic_follow(
-    groups: dict[int, list[int]], jesters: int, top: Play, hand_size: int
-) -> Choice | None:
+def heuristic_follow(counts: list[int], top: Play, hand_size: int) -> Choice | None:
     """The worst set that still beats ``top``: whole numbers before split ones, jesters and
     low numbers only when the hand is nearly gone."""
-    choices = play_choices(groups, jesters, top)
+    choices = play_choices(counts, top)
     if not choices:
         return None
 
     def preference(choice: Choice) -> tuple[bool, bool, int]:
         number, used, wild = choice
-        return (wild == 0, used == len(groups[number]), number)
+        return (wild == 0, used == counts[number], number)
 
     best = max(choices, key=preference)
     number, _, wild = best
@@ -78,6 +74,13 @@ def heuristic_follow(
 def heuristic_bot(state: DalmutiState, player: str, rng: Rng) -> Action:
     phase = state.phase
     hand = state.hands[player]
+    if phase.kind == "playing":
+        counts = number_counts(hand)
+        top = state.trick.top
+        choice = heuristic_lead(counts) if top is None else heuristic_follow(counts, top, len(hand))
+        if choice is None:
+            return {"type": "pass"}
+        return {"type": "play", "cardIds": choice_cards(hand, choice)}
     if isinstance(phase, RevolutionCheck):
         # The top two ranks would lose their tax; everyone else gains from calling it off.
         declare = can_declare(state, player) and state.order.index(player) >= 2
@@ -85,16 +88,7 @@ def heuristic_bot(state: DalmutiState, player: str, rng: Rng) -> Action:
     if isinstance(phase, TaxReturn):
         cards = worst_cards(hand, phase.owed[player].count)
         return {"type": "returnTax", "cardIds": [CARD_IDS[card] for card in cards]}
-    if phase.kind != "playing":
-        return on_timeout(state, player)
-    groups, jesters = hand_groups(hand)
-    top = state.trick.top
-    if top is None:
-        return {"type": "play", "cardIds": choice_cards(groups, jesters, heuristic_lead(groups, len(jesters)))}
-    choice = heuristic_follow(groups, len(jesters), top, len(hand))
-    if choice is None:
-        return {"type": "pass"}
-    return {"type": "play", "cardIds": choice_cards(groups, jesters, choice)}
+    return on_timeout(state, player)
 
 
 BOTS: Final[dict[str, BotPolicy]] = {"random": random_bot, "heuristic": heuristic_bot}

@@ -8,54 +8,59 @@ That keeps the list bounded (at most a few hundred sets) while covering every di
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from itertools import combinations
 
 from jokeapp.core.contract import Action
-from jokeapp.games.dalmuti.data import CARD_IDS, CARD_NUMBERS, JESTER
+from jokeapp.games.dalmuti.data import CARD_IDS, CARD_NUMBERS, FIRST_CARD, JESTER
 from jokeapp.games.dalmuti.revolution import holds_both_jesters
 from jokeapp.games.dalmuti.state import DalmutiState, Play, RevolutionCheck, TaxReturn
 
 Choice = tuple[int, int, int]
 
 
-def hand_groups(hand: list[int]) -> tuple[dict[int, list[int]], list[int]]:
-    """Number cards by number (in id order) and the jesters of a sorted hand."""
-    groups: dict[int, list[int]] = {}
-    jesters: list[int] = []
+def number_counts(hand: list[int]) -> list[int]:
+    """How many cards of each number (index 1..12) and jesters (index 13) a hand holds."""
+    counts = [0] * (JESTER + 1)
     for card in hand:
-        number = CARD_NUMBERS[card]
-        if number == JESTER:
-            jesters.append(card)
-        else:
-            groups.setdefault(number, []).append(card)
-    return groups, jesters
+        counts[CARD_NUMBERS[card]] += 1
+    return counts
 
 
-def play_choices(groups: dict[int, list[int]], jesters: int, top: Play | None) -> list[Choice]:
+def play_choices(counts: list[int], top: Play | None) -> list[Choice]:
     """Every distinct legal set: any count on a lead, else top's count with a lower number."""
+    jesters = counts[JESTER]
     choices: list[Choice] = []
     if top is None:
-        for number, cards in groups.items():
-            for used in range(1, len(cards) + 1):
+        for number in range(1, JESTER):
+            for used in range(1, counts[number] + 1):
                 for wild in range(jesters + 1):
                     choices.append((number, used, wild))
         for wild in range(1, jesters + 1):
             choices.append((JESTER, 0, wild))
         return choices
     need = top.count
-    for number, cards in groups.items():
-        if number >= top.rank:
+    most_wild = min(jesters, need - 1)
+    for number in range(1, top.rank):
+        have = counts[number]
+        if have + most_wild < need:
             continue
-        for wild in range(min(jesters, need - 1) + 1):
-            if need - wild <= len(cards):
+        for wild in range(most_wild + 1):
+            if need - wild <= have:
                 choices.append((number, need - wild, wild))
     return choices
 
 
-def choice_cards(groups: dict[int, list[int]], jesters: list[int], choice: Choice) -> list[str]:
+def choice_cards(hand: list[int], choice: Choice) -> list[str]:
+    """The set a choice stands for in a sorted hand: its lowest ids, jesters last."""
     number, used, wild = choice
-    cards = groups[number][:used] if used else []
-    return [CARD_IDS[card] for card in (*cards, *jesters[:wild])]
+    cards: list[int] = []
+    if used:
+        start = bisect_left(hand, FIRST_CARD[number])
+        cards = hand[start : start + used]
+    if wild:
+        cards += hand[-wild:]  # jesters sort last
+    return [CARD_IDS[card] for card in cards]
 
 
 def return_choices(hand: list[int], count: int) -> list[list[str]]:
@@ -89,11 +94,10 @@ def legal_actions(state: DalmutiState, player: str) -> list[Action]:
         return [{"type": "returnTax", "cardIds": ids} for ids in return_choices(hand, owed.count)]
     if phase.kind != "playing" or player != state.current:
         return []
-    groups, jesters = hand_groups(hand)
     top = state.trick.top
     plays: list[Action] = [
-        {"type": "play", "cardIds": choice_cards(groups, jesters, choice)}
-        for choice in play_choices(groups, len(jesters), top)
+        {"type": "play", "cardIds": choice_cards(hand, choice)}
+        for choice in play_choices(number_counts(hand), top)
     ]
     if top is not None:
         plays.append({"type": "pass"})
