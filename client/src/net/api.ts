@@ -1,0 +1,81 @@
+// The room server's HTTP API (docs/protocol.md), typed from the generated wire types.
+import type {
+  AddBotResponse,
+  CreateRoomResponse,
+  GameInfo,
+  GamesResponse,
+  JoinResponse,
+  RoomInfo,
+  RoomListResponse,
+} from './protocol.gen';
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const FALLBACK = '서버와 연결할 수 없어요. 잠시 후 다시 해 주세요.';
+
+async function call<T>(method: string, path: string, body?: unknown, token?: string): Promise<T> {
+  const headers: Record<string, string> = {};
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let res: Response;
+  try {
+    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch {
+    throw new ApiError('network', FALLBACK);
+  }
+  const data = (await res.json().catch(() => null)) as { error?: { code: string; message: string } } | null;
+  if (!res.ok) {
+    throw new ApiError(data?.error?.code ?? 'http', data?.error?.message ?? FALLBACK);
+  }
+  return data as T;
+}
+
+export const api = {
+  games: () => call<GamesResponse>('GET', '/api/games').then((r) => r.games as GameInfo[]),
+  rooms: () => call<RoomListResponse>('GET', '/api/rooms').then((r) => r.rooms),
+  room: (ref: string) => call<RoomInfo>('GET', `/api/rooms/${encodeURIComponent(ref)}`),
+  create: (game: string, nickname: string, options: Record<string, unknown>) =>
+    call<CreateRoomResponse>('POST', '/api/rooms', { game, nickname, options }),
+  join: (ref: string, nickname: string, role: 'player' | 'spectator') =>
+    call<JoinResponse>('POST', `/api/rooms/${encodeURIComponent(ref)}/join`, { nickname, role }),
+  leave: (ref: string, token: string) => call<unknown>('POST', `/api/rooms/${ref}/leave`, {}, token),
+  start: (ref: string, token: string) => call<RoomInfo>('POST', `/api/rooms/${ref}/start`, undefined, token),
+  addBot: (ref: string, token: string, policy: string) =>
+    call<AddBotResponse>('POST', `/api/rooms/${ref}/bots`, { policy }, token),
+  removeBot: (ref: string, token: string, playerId: string) =>
+    call<RoomInfo>('DELETE', `/api/rooms/${ref}/bots/${playerId}`, undefined, token),
+  kick: (ref: string, token: string, playerId: string) =>
+    call<RoomInfo>('POST', `/api/rooms/${ref}/kick`, { playerId }, token),
+  setOptions: (ref: string, token: string, options: Record<string, unknown>) =>
+    call<RoomInfo>('PUT', `/api/rooms/${ref}/options`, { options }, token),
+  rematch: (ref: string, token: string) => call<RoomInfo>('POST', `/api/rooms/${ref}/rematch`, undefined, token),
+  afk: (ref: string, token: string, playerId: string, choice: 'kick' | 'keep') =>
+    call<RoomInfo>('POST', `/api/rooms/${ref}/afk`, { playerId, choice }, token),
+  record: (ref: string, match?: number) =>
+    call<GameRecord>('GET', `/api/rooms/${ref}/record${match ? `?match=${match}` : ''}`),
+};
+
+/** The downloadable game record (DESIGN.md "Game records"). */
+export interface GameRecord {
+  game: string;
+  options: Record<string, unknown>;
+  players: string[];
+  seed: number;
+  setupEvents: GameEvent[];
+  steps: { actor: string; action: Record<string, unknown>; auto: boolean; events: GameEvent[] }[];
+  result: Record<string, unknown>;
+  roomId?: string;
+  match?: number;
+  seedHash?: string;
+  nicknames?: Record<string, string>;
+  views?: unknown[];
+}
+
+export type GameEvent = { type: string } & Record<string, unknown>;

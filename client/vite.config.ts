@@ -1,0 +1,17 @@
+import { defineConfig } from 'vite';
+import preact from '@preact/preset-vite';
+
+// The room server serves index.html at / and at SPA paths, assets under /assets/.
+export default defineConfig({
+  plugins: [preact()],
+  base: '/',
+  build: {
+    outDir: '../jokeapp/server/static/app',
+    emptyOutDir: true,
+    assetsDir: 'assets',
+  },
+  test: {
+    environment: 'node',
+    include: ['tests/**/*.test.ts'],
+  },
+});
