@@ -1,0 +1,8 @@
+"""세계 여행 땅따먹기 (spec/marble.md): the rules engine, its views and its bots."""
+
+from jokeapp.games.marble.bots import BOTS
+from jokeapp.games.marble.game import MarbleGame
+
+GAME = MarbleGame(BOTS)
+
+__all__ = ["BOTS", "GAME", "MarbleGame"]

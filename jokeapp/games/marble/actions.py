@@ -1,0 +1,90 @@
+"""The wire shape of every action of spec 8.2, checked before any rule is looked at."""
+
+from __future__ import annotations
+
+from typing import Any, NoReturn
+
+from jokeapp.core.errors import IllegalAction
+from jokeapp.games.marble.data import BOARD_SIZE
+from jokeapp.games.marble.state import MarbleState
+
+ROLL = "ROLL"
+PAY_ISLAND_FEE = "PAY_ISLAND_FEE"
+USE_ESCAPE_CARD = "USE_ESCAPE_CARD"
+SPACE_TRAVEL = "SPACE_TRAVEL"
+BUY = "BUY"
+BUILD = "BUILD"
+TAKEOVER = "TAKEOVER"
+PASS = "PASS"
+SELL = "SELL"
+PROPOSE_TRADE = "PROPOSE_TRADE"
+TRADE_RESPOND = "TRADE_RESPOND"
+CONCEDE = "CONCEDE"
+
+# type -> {field: python type}; exact types, so True is not a level and 1 is not an answer.
+FIELDS: dict[str, dict[str, type]] = {
+    ROLL: {},
+    PAY_ISLAND_FEE: {},
+    USE_ESCAPE_CARD: {},
+    SPACE_TRAVEL: {"dest": int},
+    BUY: {},
+    BUILD: {"level": int},
+    TAKEOVER: {},
+    PASS: {},
+    SELL: {"pos": int, "what": str},
+    PROPOSE_TRADE: {"to": str, "give": dict, "take": dict},
+    TRADE_RESPOND: {"accept": bool},
+    CONCEDE: {},
+}
+SELL_WHAT = ("top", "all")
+
+
+def reject(code: str, message: str) -> NoReturn:
+    raise IllegalAction(code, message)
+
+
+def malformed() -> NoReturn:
+    reject("bad_action", "알 수 없는 행동이에요.")
+
+
+def action_type(action: Any) -> str:
+    """The action's type once its fields are exactly right; IllegalAction otherwise."""
+    if type(action) is not dict:
+        malformed()
+    kind = action.get("type")
+    fields = FIELDS.get(kind) if type(kind) is str else None
+    if fields is None or len(action) != len(fields) + 1:
+        malformed()
+    for name, expected in fields.items():
+        if type(action.get(name)) is not expected:
+            malformed()
+    assert isinstance(kind, str)
+    return kind
+
+
+def board_pos(value: int) -> int:
+    if not 0 <= value < BOARD_SIZE:
+        reject("bad_pos", "판에 없는 칸이에요.")
+    return value
+
+
+def trade_side(side: dict[str, Any]) -> tuple[list[int], int]:
+    """One side of a trade, ``{"lands": [pos, ...], "cash": n}``, checked for shape only."""
+    if len(side) != 2:
+        malformed()
+    lands, cash = side.get("lands"), side.get("cash")
+    if type(lands) is not list or type(cash) is not int or cash < 0:
+        malformed()
+    if any(type(p) is not int or not 0 <= p < BOARD_SIZE for p in lands) or len(set(lands)) != len(
+        lands
+    ):
+        malformed()
+    return list(lands), cash
+
+
+def require_current(state: MarbleState, actor: str, phase: str) -> None:
+    """The actor holds the turn and the game is in ``phase``."""
+    if state.order[state.current] != actor:
+        reject("not_your_turn", "지금은 내 차례가 아니에요.")
+    if state.phase != phase:
+        reject("wrong_phase", "지금은 할 수 없는 행동이에요.")

@@ -1,0 +1,200 @@
+"""Bots: ``random`` (uniform over the legal actions, now and then a small random trade) and
+``heuristic`` (buys and builds keeping a cash reserve, travels wisely, sells the least
+valuable first, trades fairly).
+
+Both read the state directly for speed but only its public part, the same fields a view
+shows (never ``deck`` or ``rng``), draw randomness only from the Rng they are given, and
+never CONCEDE.
+"""
+
+from __future__ import annotations
+
+from jokeapp.core.contract import Action, BotPolicy
+from jokeapp.core.rng import Rng
+from jokeapp.games.marble.data import (
+    BUILD_COST,
+    CITY,
+    ESCAPE_CARD,
+    FUND_RECEIVE_POS,
+    GROUP_OF,
+    GROUPS,
+    INVESTED,
+    KIND,
+    LAND_PRICE,
+    SPACE_POS,
+    TOUR,
+)
+from jokeapp.games.marble.landing import toll_of
+from jokeapp.games.marble.legal import decide_actions, sell_actions, turn_start_actions
+from jokeapp.games.marble.state import DEBT, DECIDE, TRADE_RESPONSE, TURN_START, MarbleState, Trade
+from jokeapp.games.marble.timeouts import cheapest_sale
+
+RANDOM_TRADE_ODDS = 16  # one turn start in this many tries a trade (when trading is on)
+SMALL_CASH = 20
+
+
+def _pick(actions: list[Action], rng: Rng) -> Action:
+    return actions[rng.below(len(actions))]
+
+
+def _lands_of(state: MarbleState, player: str) -> list[int]:
+    return [pos for pos, deed in state.owners.items() if deed.owner == player]
+
+
+def _random_trade(state: MarbleState, player: str, rng: Rng) -> Action | None:
+    others = [p for p in state.order if p != player and state.players[p].alive]
+    to = _pick_str(others, rng)
+    mine, theirs = sorted(_lands_of(state, player)), sorted(_lands_of(state, to))
+    give = [mine[rng.below(len(mine))]] if mine and rng.below(2) else []
+    take = [theirs[rng.below(len(theirs))]] if theirs and rng.below(2) else []
+    give_cash = rng.below(min(SMALL_CASH, state.players[player].cash) + 1)
+    take_cash = rng.below(min(SMALL_CASH, state.players[to].cash) + 1)
+    if not (give or take or give_cash or take_cash):
+        return None
+    return _offer(to, give, give_cash, take, take_cash)
+
+
+def _pick_str(items: list[str], rng: Rng) -> str:
+    return items[rng.below(len(items))]
+
+
+def _offer(to: str, give: list[int], give_cash: int, take: list[int], take_cash: int) -> Action:
+    return {
+        "type": "PROPOSE_TRADE",
+        "to": to,
+        "give": {"lands": give, "cash": give_cash},
+        "take": {"lands": take, "cash": take_cash},
+    }
+
+
+def random_bot(state: MarbleState, player: str, rng: Rng) -> Action:
+    phase = state.phase
+    if phase == TURN_START:
+        if (
+            state.options["trade"]
+            and state.trades_this_turn < 2
+            and rng.below(RANDOM_TRADE_ODDS) == 0
+        ):
+            offer = _random_trade(state, player, rng)
+            if offer is not None:
+                return offer
+        return _pick(turn_start_actions(state, player), rng)
+    if phase == DECIDE:
+        return _pick(decide_actions(state, player), rng)
+    if phase == DEBT:
+        return _pick(sell_actions(state, player), rng)
+    if phase == TRADE_RESPONSE:
+        return {"type": "TRADE_RESPOND", "accept": rng.below(2) == 0}
+    return {"type": "ROLL"}  # nothing to do: the game is over
+
+
+def reserve(state: MarbleState) -> int:
+    """Cash kept back for tolls; it grows as the board fills with buildings."""
+    return min(80, 30 + 2 * state.round)
+
+
+def _group_count(state: MarbleState, player: str, pos: int) -> int:
+    group = GROUP_OF.get(pos)
+    if group is None:
+        return 0
+    return sum(
+        1 for p in GROUPS[group] if (d := state.owners.get(p)) is not None and d.owner == player
+    )
+
+
+def _space_score(state: MarbleState, player: str, dest: int, budget: int) -> float:
+    deed = state.owners.get(dest)
+    score = 0.0
+    if dest < SPACE_POS:
+        score += state.options["salary"]
+    if KIND[dest] in (CITY, TOUR):
+        if deed is None:
+            price = LAND_PRICE[dest]
+            score += price + 10 * _group_count(state, player, dest) if price <= budget else -5
+        elif deed.owner == player:
+            score += 5 if KIND[dest] == CITY else 0
+        else:
+            score -= toll_of(state, dest, deed)
+    elif dest == FUND_RECEIVE_POS:
+        score += state.fund
+    return score
+
+
+def _space_destination(state: MarbleState, player: str) -> int:
+    budget = state.players[player].cash - reserve(state) // 2
+    dests = [d for d in range(40) if d != SPACE_POS]
+    return max(dests, key=lambda d: (_space_score(state, player, d, budget), -d))
+
+
+def _asset_value(state: MarbleState, lands: list[int]) -> int:
+    return sum(INVESTED[pos][state.owners[pos].level] for pos in lands)
+
+
+def _answer(state: MarbleState, player: str, trade: Trade) -> bool:
+    """Fair for me, keeps my reserve, and hands nobody a whole group."""
+    gained = _asset_value(state, trade.give_lands) + trade.give_cash
+    lost = _asset_value(state, trade.take_lands) + trade.take_cash
+    if gained < lost or state.players[player].cash - trade.take_cash < reserve(state) // 2:
+        return False
+    return not any(_group_count(state, trade.from_, pos) == 2 for pos in trade.take_lands)
+
+
+def _group_offer(state: MarbleState, player: str) -> Action | None:
+    """Offer 1.5x the list price for the last city of a group I hold two of."""
+    cash = state.players[player].cash
+    for pos in sorted(state.owners):
+        deed = state.owners[pos]
+        if deed.owner == player or KIND[pos] != CITY or _group_count(state, player, pos) != 2:
+            continue
+        price = INVESTED[pos][deed.level] * 3 // 2
+        if cash - price >= reserve(state) and state.players[deed.owner].alive:
+            return _offer(deed.owner, [], price, [pos], 0)
+    return None
+
+
+def _turn_start(state: MarbleState, player: str) -> Action:
+    piece = state.players[player]
+    if state.options["trade"] and state.trades_this_turn == 0:
+        offer = _group_offer(state, player)
+        if offer is not None:
+            return offer
+    if piece.space_pending:
+        return {"type": "SPACE_TRAVEL", "dest": _space_destination(state, player)}
+    if piece.island_left > 0:
+        if ESCAPE_CARD in piece.held_cards:
+            return {"type": "USE_ESCAPE_CARD"}
+        fee: int = state.options["islandFee"]
+        if fee > 0 and piece.cash - fee >= reserve(state):
+            return {"type": "PAY_ISLAND_FEE"}
+    return {"type": "ROLL"}
+
+
+def _decide(state: MarbleState, player: str) -> Action:
+    decision = state.decision
+    assert decision is not None
+    spare = state.players[player].cash - reserve(state)
+    pos = decision.pos
+    if decision.can_buy and LAND_PRICE[pos] <= spare + reserve(state) // 2:
+        return {"type": "BUY"}
+    level = decision.can_build
+    if level is not None and BUILD_COST[pos][level] <= spare:
+        return {"type": "BUILD", "level": level}
+    if decision.can_takeover is not None and decision.can_takeover <= spare - reserve(state):
+        return {"type": "TAKEOVER"}
+    return {"type": "PASS"}
+
+
+def heuristic_bot(state: MarbleState, player: str, rng: Rng) -> Action:
+    phase = state.phase
+    if phase == TURN_START:
+        return _turn_start(state, player)
+    if phase == DECIDE:
+        return _decide(state, player)
+    if phase == DEBT:
+        return cheapest_sale(state, player)
+    if phase == TRADE_RESPONSE and state.pending_trade is not None:
+        return {"type": "TRADE_RESPOND", "accept": _answer(state, player, state.pending_trade)}
+    return {"type": "ROLL"}
+
+
+BOTS: dict[str, BotPolicy] = {"random": random_bot, "heuristic": heuristic_bot}

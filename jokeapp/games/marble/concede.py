@@ -1,0 +1,32 @@
+"""CONCEDE (spec 8.2): leaving is a bankruptcy to the bank, at any moment of the game.
+
+Whatever the leaver was part of lapses: their trade, a debt they owed or were owed, the
+queued card payments to or from them; the turn goes on from there.
+"""
+
+from __future__ import annotations
+
+from jokeapp.core.contract import Event
+from jokeapp.games.marble.debt import continue_after_debt
+from jokeapp.games.marble.payments import go_bankrupt
+from jokeapp.games.marble.state import BANK, FINISHED, MarbleState
+from jokeapp.games.marble.trade import cancel_trade
+from jokeapp.games.marble.turns import end_turn
+
+
+def concede(state: MarbleState, events: list[Event], actor: str) -> None:
+    trade = state.pending_trade
+    if trade is not None and actor in (trade.from_, trade.to):
+        cancel_trade(state, events)
+    was_current = state.order[state.current] == actor
+    debt = state.debt
+    go_bankrupt(state, events, actor, BANK)
+    if state.phase == FINISHED:
+        return
+    if debt is not None and actor in (debt.payment.player, debt.payment.to):
+        state.debt = None
+        payment = debt.payment
+        continue_after_debt(state, events, debt.queue, payment.reason, payment.pos)
+    elif was_current and state.debt is None:
+        state.decision = None
+        end_turn(state, events)

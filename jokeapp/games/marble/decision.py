@@ -1,0 +1,83 @@
+"""The 'decide' phase (spec 5.2, 5.7): BUY, BUILD, TAKEOVER or PASS on the square reached."""
+
+from __future__ import annotations
+
+from jokeapp.core.contract import Event
+from jokeapp.games.marble.actions import reject, require_current
+from jokeapp.games.marble.data import BUILD_COST, CITY, KIND, LAND_PRICE, LANDMARK, VILLA
+from jokeapp.games.marble.landing import max_level
+from jokeapp.games.marble.monopoly import check_monopoly
+from jokeapp.games.marble.state import DECIDE, Decision, Deed, MarbleState
+from jokeapp.games.marble.turns import after_landing
+
+
+def _decision(state: MarbleState, actor: str) -> Decision:
+    require_current(state, actor, DECIDE)
+    decision = state.decision
+    assert decision is not None
+    return decision
+
+
+def _require_cash(state: MarbleState, actor: str, amount: int) -> None:
+    if state.players[actor].cash < amount:
+        reject("no_money", "돈이 부족해요.")
+
+
+def buy(state: MarbleState, events: list[Event], actor: str) -> None:
+    decision = _decision(state, actor)
+    if not decision.can_buy:
+        reject("cannot_buy", "살 수 없는 땅이에요.")
+    pos = decision.pos
+    price = LAND_PRICE[pos]
+    _require_cash(state, actor, price)
+    state.players[actor].cash -= price
+    state.owners[pos] = Deed(actor, 0)
+    events.append({"type": "bought", "player": actor, "pos": pos, "price": price})
+    if check_monopoly(state, events, actor):
+        return
+    if state.options["buildOnPurchase"] and KIND[pos] == CITY:
+        state.decision = Decision(pos, can_build=VILLA, bought_this_visit=True)
+        return
+    after_landing(state, events)
+
+
+def build(state: MarbleState, events: list[Event], actor: str, level: int) -> None:
+    decision = _decision(state, actor)
+    if decision.can_build is None:
+        reject("cannot_build", "지금은 여기에 지을 수 없어요.")
+    if level == LANDMARK and max_level(state) < LANDMARK:
+        reject("no_landmark", "랜드마크는 이 방에서 쓰지 않아요.")
+    if level != decision.can_build:
+        reject("wrong_level", "건물은 한 번에 한 단계씩 올려요.")
+    pos = decision.pos
+    cost = BUILD_COST[pos][level]
+    _require_cash(state, actor, cost)
+    state.players[actor].cash -= cost
+    state.owners[pos].level = level
+    events.append({"type": "built", "player": actor, "pos": pos, "level": level, "cost": cost})
+    after_landing(state, events)
+
+
+def takeover(state: MarbleState, events: list[Event], actor: str) -> None:
+    if not state.options["takeover"]:
+        reject("takeover_off", "인수는 이 방에서 쓰지 않아요.")
+    decision = _decision(state, actor)
+    price = decision.can_takeover
+    if price is None:
+        reject("cannot_takeover", "여기는 인수할 수 없어요.")
+    _require_cash(state, actor, price)
+    pos = decision.pos
+    deed = state.owners[pos]
+    seller = deed.owner
+    state.players[actor].cash -= price
+    state.players[seller].cash += price
+    deed.owner = actor
+    events.append({"type": "takeover", "player": actor, "from": seller, "pos": pos, "price": price})
+    if check_monopoly(state, events, actor):
+        return
+    after_landing(state, events)
+
+
+def pass_decision(state: MarbleState, events: list[Event], actor: str) -> None:
+    _decision(state, actor)
+    after_landing(state, events)

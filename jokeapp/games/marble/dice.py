@@ -1,0 +1,36 @@
+"""ROLL (spec 5.1): two dice, doubles, the third double, and the move."""
+
+from __future__ import annotations
+
+from jokeapp.core.contract import Event
+from jokeapp.games.marble.actions import reject, require_current
+from jokeapp.games.marble.data import MAX_DOUBLES
+from jokeapp.games.marble.island import island_roll
+from jokeapp.games.marble.landing import land
+from jokeapp.games.marble.movement import move_forward, send_to_island
+from jokeapp.games.marble.state import TURN_START, MarbleState
+from jokeapp.games.marble.turns import end_turn
+
+
+def roll(state: MarbleState, events: list[Event], actor: str) -> None:
+    require_current(state, actor, TURN_START)
+    piece = state.players[actor]
+    if piece.space_pending:
+        reject("space_pending", "우주여행 차례예요. 갈 곳을 골라 주세요.")
+    if piece.island_left > 0:
+        island_roll(state, events, actor)
+        return
+    rng = state.rng
+    first, second = rng.die(), rng.die()
+    double = first == second
+    state.last_roll = (first, second)
+    events.append({"type": "rolled", "player": actor, "dice": [first, second], "double": double})
+    state.extra_roll = double
+    if double:
+        state.doubles_this_turn += 1
+        if state.doubles_this_turn >= MAX_DOUBLES:
+            send_to_island(state, events, actor, "tripleDouble")
+            end_turn(state, events)
+            return
+    move_forward(state, events, actor, first + second, "dice")
+    land(state, events)

@@ -1,0 +1,114 @@
+"""The marble Game object: the core contract wired to the rules modules."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from jokeapp.core.contract import Action, BotPolicy, Event, Pending
+from jokeapp.core.options import resolve_options
+from jokeapp.core.rng import Rng
+from jokeapp.games.marble import actions as A
+from jokeapp.games.marble.actions import action_type, reject
+from jokeapp.games.marble.concede import concede
+from jokeapp.games.marble.data import CARD_IDS
+from jokeapp.games.marble.debt import sell_for_debt
+from jokeapp.games.marble.decision import build, buy, pass_decision, takeover
+from jokeapp.games.marble.dice import roll
+from jokeapp.games.marble.island import pay_island_fee, use_escape_card
+from jokeapp.games.marble.legal import legal_actions
+from jokeapp.games.marble.options import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, check_players
+from jokeapp.games.marble.serial import from_json, to_json
+from jokeapp.games.marble.space import space_travel
+from jokeapp.games.marble.state import FINISHED, MarbleState, Player
+from jokeapp.games.marble.timeouts import on_timeout, pending
+from jokeapp.games.marble.trade import propose_trade, respond_trade
+from jokeapp.games.marble.view import view
+
+Handler = Callable[[MarbleState, list[Event], str, Action], None]
+
+HANDLERS: dict[str, Handler] = {
+    A.ROLL: lambda s, e, p, a: roll(s, e, p),
+    A.PAY_ISLAND_FEE: lambda s, e, p, a: pay_island_fee(s, e, p),
+    A.USE_ESCAPE_CARD: lambda s, e, p, a: use_escape_card(s, e, p),
+    A.SPACE_TRAVEL: lambda s, e, p, a: space_travel(s, e, p, a["dest"]),
+    A.BUY: lambda s, e, p, a: buy(s, e, p),
+    A.BUILD: lambda s, e, p, a: build(s, e, p, a["level"]),
+    A.TAKEOVER: lambda s, e, p, a: takeover(s, e, p),
+    A.PASS: lambda s, e, p, a: pass_decision(s, e, p),
+    A.SELL: lambda s, e, p, a: sell_for_debt(s, e, p, a["pos"], a["what"]),
+    A.PROPOSE_TRADE: lambda s, e, p, a: propose_trade(s, e, p, a["to"], a["give"], a["take"]),
+    A.TRADE_RESPOND: lambda s, e, p, a: respond_trade(s, e, p, a["accept"]),
+    A.CONCEDE: lambda s, e, p, a: concede(s, e, p),
+}
+
+
+class MarbleGame:
+    id = "marble"
+    title = "세계 여행 땅따먹기"
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+    options = OPTIONS
+
+    def __init__(self, bots: Mapping[str, BotPolicy]) -> None:
+        self.bots = bots
+
+    def start(
+        self, options: Mapping[str, Any], players: Sequence[str], seed: int
+    ) -> tuple[MarbleState, list[Event]]:
+        """Turn order first, then the deck, both shuffled by the game's rng; no setup events
+        (the order is in the state for everyone to see)."""
+        resolved = resolve_options(OPTIONS, options)
+        seats = check_players(players)
+        rng = Rng.from_seed(seed)
+        order = list(seats)
+        rng.shuffle(order)
+        deck = list(CARD_IDS)
+        rng.shuffle(deck)
+        money: int = resolved["startMoney"]
+        table = {p: Player(cash=money) for p in seats}
+        return MarbleState(resolved, rng, order, table, deck), []
+
+    def setup(self, options: Mapping[str, Any], players: Sequence[str], seed: int) -> MarbleState:
+        return self.start(options, players, seed)[0]
+
+    def apply(self, state: MarbleState, actor: str, action: Action) -> list[Event]:
+        kind = action_type(action)
+        if state.phase == FINISHED:
+            reject("game_over", "게임이 끝났어요.")
+        piece = state.players.get(actor)
+        if piece is None:
+            reject("not_a_player", "이 게임의 참가자가 아니에요.")
+        if not piece.alive:
+            reject("out_of_game", "이미 파산해서 구경 중이에요.")
+        events: list[Event] = []
+        HANDLERS[kind](state, events, actor, action)
+        return events
+
+    def pending(self, state: MarbleState) -> list[Pending]:
+        return pending(state)
+
+    def on_timeout(self, state: MarbleState, player: str) -> Action:
+        return on_timeout(state, player)
+
+    def view(self, state: MarbleState, viewer: str | None) -> dict[str, Any]:
+        return view(state, viewer)
+
+    def redact_event(self, event: Event, viewer: str | None) -> Event | None:
+        """Every marble event is public (a card's id is shown as it is drawn)."""
+        return event
+
+    def legal_actions(self, state: MarbleState, player: str) -> list[Action]:
+        return legal_actions(state, player)
+
+    def is_over(self, state: MarbleState) -> bool:
+        return state.phase == FINISHED
+
+    def result(self, state: MarbleState) -> dict[str, Any] | None:
+        return state.result
+
+    def to_json(self, state: MarbleState) -> dict[str, Any]:
+        return to_json(state)
+
+    def from_json(self, data: Mapping[str, Any]) -> MarbleState:
+        return from_json(data)

@@ -1,0 +1,109 @@
+"""The concrete legal actions of a player (for bots and the UI's hints).
+
+Not listed: CONCEDE (always allowed to a player still in the game) and most trades. For
+trades only the simple offers are listed: one land of mine for its land price in cash, or
+one of theirs for its price, to or from each other survivor who can pay. Any other trade
+that passes the checks of trade.py is legal too.
+"""
+
+from __future__ import annotations
+
+from jokeapp.core.contract import Action
+from jokeapp.games.marble.data import (
+    BOARD_SIZE,
+    BUILD_COST,
+    ESCAPE_CARD,
+    LAND_PRICE,
+    MAX_TRADES_PER_TURN,
+    SPACE_POS,
+)
+from jokeapp.games.marble.state import DEBT, DECIDE, TRADE_RESPONSE, TURN_START, MarbleState
+from jokeapp.games.marble.timeouts import pending_player
+
+SPACE_DESTS = tuple(pos for pos in range(BOARD_SIZE) if pos != SPACE_POS)
+
+
+def turn_start_actions(state: MarbleState, player: str) -> list[Action]:
+    piece = state.players[player]
+    if piece.space_pending:
+        return [{"type": "SPACE_TRAVEL", "dest": dest} for dest in SPACE_DESTS]
+    actions: list[Action] = [{"type": "ROLL"}]
+    if piece.island_left > 0:
+        if ESCAPE_CARD in piece.held_cards:
+            actions.append({"type": "USE_ESCAPE_CARD"})
+        fee: int = state.options["islandFee"]
+        if 0 < fee <= piece.cash:
+            actions.append({"type": "PAY_ISLAND_FEE"})
+    return actions
+
+
+def decide_actions(state: MarbleState, player: str) -> list[Action]:
+    decision = state.decision
+    assert decision is not None
+    cash = state.players[player].cash
+    pos = decision.pos
+    actions: list[Action] = []
+    if decision.can_buy and LAND_PRICE[pos] <= cash:
+        actions.append({"type": "BUY"})
+    level = decision.can_build
+    if level is not None and BUILD_COST[pos][level] <= cash:
+        actions.append({"type": "BUILD", "level": level})
+    if decision.can_takeover is not None and decision.can_takeover <= cash:
+        actions.append({"type": "TAKEOVER"})
+    actions.append({"type": "PASS"})
+    return actions
+
+
+def sell_actions(state: MarbleState, player: str) -> list[Action]:
+    actions: list[Action] = []
+    for pos in sorted(p for p, deed in state.owners.items() if deed.owner == player):
+        if state.owners[pos].level > 0:
+            actions.append({"type": "SELL", "pos": pos, "what": "top"})
+        actions.append({"type": "SELL", "pos": pos, "what": "all"})
+    return actions
+
+
+def simple_trades(state: MarbleState, player: str) -> list[Action]:
+    actions: list[Action] = []
+    cash = state.players[player].cash
+    for other in state.order:
+        partner = state.players[other]
+        if other == player or not partner.alive:
+            continue
+        for pos in sorted(state.owners):
+            owner, price = state.owners[pos].owner, LAND_PRICE[pos]
+            if owner == player and price <= partner.cash:
+                actions.append(_offer(other, [pos], 0, [], price))
+            elif owner == other and price <= cash:
+                actions.append(_offer(other, [], price, [pos], 0))
+    return actions
+
+
+def _offer(to: str, give: list[int], give_cash: int, take: list[int], take_cash: int) -> Action:
+    return {
+        "type": "PROPOSE_TRADE",
+        "to": to,
+        "give": {"lands": give, "cash": give_cash},
+        "take": {"lands": take, "cash": take_cash},
+    }
+
+
+def legal_actions(state: MarbleState, player: str) -> list[Action]:
+    if pending_player(state) != player:
+        return []
+    phase = state.phase
+    if phase == TURN_START:
+        actions = turn_start_actions(state, player)
+        if state.options["trade"] and state.trades_this_turn < MAX_TRADES_PER_TURN:
+            actions.extend(simple_trades(state, player))
+        return actions
+    if phase == DECIDE:
+        return decide_actions(state, player)
+    if phase == DEBT:
+        return sell_actions(state, player)
+    if phase == TRADE_RESPONSE:
+        return [
+            {"type": "TRADE_RESPOND", "accept": True},
+            {"type": "TRADE_RESPOND", "accept": False},
+        ]
+    return []

@@ -1,0 +1,43 @@
+"""The options table of spec section 2, and the players a table may seat."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from jokeapp.core.contract import OptionSpec
+from jokeapp.core.errors import InvalidOptions
+from jokeapp.games.marble.state import BANK, FUND
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 4
+
+OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec("startMoney", (200, 300, 500), 300, "시작 자금(만)"),
+    OptionSpec("salary", (10, 20, 30), 20, "출발 칸 월급(만)"),
+    OptionSpec("maxRounds", (0, 15, 20, 30), 20, "라운드 제한(0 = 파산으로만 끝)"),
+    OptionSpec("buildOnPurchase", (True, False), False, "땅을 산 날 별장까지 바로 짓기"),
+    OptionSpec("islandTurns", (1, 2, 3), 3, "무인도에서 쉬는 차례 수"),
+    OptionSpec("islandFee", (0, 10, 20), 0, "무인도 탈출비(만, 0 = 탈출비 없음)"),
+    OptionSpec("takeover", (True, False), False, "인수: 통행료를 낸 뒤 2배 값에 사들이기"),
+    OptionSpec("landmark", (True, False), False, "호텔 다음 단계 랜드마크"),
+    OptionSpec("monopolyWin", (True, False), False, "독점하면 바로 승리(트리플·라인·관광지)"),
+    OptionSpec("trade", (True, False), False, "플레이어끼리 땅·돈 교환"),
+    OptionSpec("turnSeconds", (15, 30, 60, None), 30, "결정 1회당 제한 시간(초)"),
+)
+
+RESERVED_IDS = (BANK, FUND)
+
+
+def check_players(players: Sequence[str]) -> list[str]:
+    """2 to 4 distinct ids; ``bank`` and ``fund`` name creditors, so no player may use them."""
+    ids = list(players)
+    if not MIN_PLAYERS <= len(ids) <= MAX_PLAYERS:
+        raise InvalidOptions(
+            "player_count",
+            f"세계 여행 땅따먹기는 {MIN_PLAYERS}~{MAX_PLAYERS}명이 함께해요. (지금 {len(ids)}명)",
+        )
+    if len(set(ids)) != len(ids) or any(type(p) is not str or not p for p in ids):
+        raise InvalidOptions("bad_players", "참가자 이름이 비었거나 겹쳐요.")
+    if any(p in RESERVED_IDS for p in ids):
+        raise InvalidOptions("bad_players", "bank, fund는 참가자 이름으로 쓸 수 없어요.")
+    return ids

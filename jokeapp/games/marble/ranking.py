@@ -1,0 +1,89 @@
+"""Total assets, ranking and the MarbleResult (spec 6 and 8.6)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jokeapp.games.marble.data import INVESTED
+from jokeapp.games.marble.state import MarbleState
+
+MONOPOLY_NAMES = {"triple": "트리플 독점", "line": "라인 독점", "tour": "관광지 독점"}
+
+
+def total_assets(state: MarbleState, player: str) -> int:
+    """Cash plus every owned land at its full price and its buildings at their full cost."""
+    total = state.players[player].cash
+    for pos, deed in state.owners.items():
+        if deed.owner == player:
+            total += INVESTED[pos][deed.level]
+    return total
+
+
+def land_count(state: MarbleState, player: str) -> int:
+    return sum(1 for deed in state.owners.values() if deed.owner == player)
+
+
+def _entry(state: MarbleState, player: str, rank: int) -> dict[str, Any]:
+    piece = state.players[player]
+    return {
+        "rank": rank,
+        "player": player,
+        "totalAssets": total_assets(state, player),
+        "cash": piece.cash,
+        "lands": land_count(state, player),
+        "bankruptAtRound": piece.bankrupt_at_round,
+    }
+
+
+def _ranked(state: MarbleState, first: str | None) -> list[dict[str, Any]]:
+    """Competition ranking (1, 1, 3): the monopolist first, then survivors by assets then cash,
+    then the bankrupt, the last one out highest."""
+    ranking: list[dict[str, Any]] = []
+    if first is not None:
+        ranking.append(_entry(state, first, 1))
+    survivors = [p for p in state.order if state.players[p].alive and p != first]
+    keyed = sorted(survivors, key=lambda p: (-total_assets(state, p), -state.players[p].cash))
+    previous: tuple[int, int] | None = None
+    rank = 0
+    for p in keyed:
+        key = (total_assets(state, p), state.players[p].cash)
+        if key != previous:
+            rank = len(ranking) + 1
+            previous = key
+        ranking.append(_entry(state, p, rank))
+    for p in reversed(state.eliminated):
+        ranking.append(_entry(state, p, len(ranking) + 1))
+    return ranking
+
+
+def _summary(
+    state: MarbleState, reason: str, winners: list[str], kind: str | None, assets: int
+) -> str:
+    names = ", ".join(winners)
+    if reason == "monopoly" and kind is not None:
+        return f"{MONOPOLY_NAMES[kind]} 달성! {names} 승리"
+    if reason == "lastSurvivor":
+        return f"모두 파산하고 {names}만 남았어요! {names} 승리"
+    prefix = f"{state.round}라운드 종료!"
+    if len(winners) > 1:
+        return f"{prefix} {names} 총자산 {assets}만으로 공동 승리"
+    return f"{prefix} {names} 총자산 {assets}만으로 승리"
+
+
+def build_result(
+    state: MarbleState, reason: str, monopoly: tuple[str, str] | None
+) -> dict[str, Any]:
+    """reason: lastSurvivor | roundLimit | monopoly; monopoly = (player, kind)."""
+    first = monopoly[0] if monopoly else None
+    if reason == "lastSurvivor":
+        first = next(p for p in state.order if state.players[p].alive)
+    ranking = _ranked(state, first)
+    winners = [e["player"] for e in ranking if e["rank"] == 1]
+    kind = monopoly[1] if monopoly else None
+    result: dict[str, Any] = {"reason": reason}
+    if kind is not None:
+        result["monopolyType"] = kind
+    result["ranking"] = ranking
+    result["winners"] = winners
+    result["summary"] = _summary(state, reason, winners, kind, ranking[0]["totalAssets"])
+    return result

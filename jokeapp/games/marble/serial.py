@@ -1,0 +1,228 @@
+"""MarbleState <-> the spec's JSON shape (8.1): camelCase, owners keyed by the board index as
+a string, creditors as ``{kind, id}``, the rng as ``Rng.to_json()``.
+
+Beyond the spec's fields the JSON carries ``eliminated`` (the order of bankruptcies) and
+``result``, and a debt names its debtor (``player``, L04 makes others pay), what it is for
+(``reason``, ``pos``) and the debtor of each queued payment.
+
+``from_json`` accepts hand-written states: missing optional fields take their start values.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from jokeapp.core.options import resolve_options
+from jokeapp.core.rng import Rng
+from jokeapp.games.marble.data import CARD_IDS
+from jokeapp.games.marble.options import OPTIONS
+from jokeapp.games.marble.state import (
+    BANK,
+    FUND,
+    TURN_START,
+    Debt,
+    Decision,
+    Deed,
+    MarbleState,
+    Payment,
+    Player,
+    Trade,
+)
+
+
+def creditor_json(to: str) -> dict[str, str]:
+    if to in (BANK, FUND):
+        return {"kind": to}
+    return {"kind": "player", "id": to}
+
+
+def creditor_from_json(data: Mapping[str, Any]) -> str:
+    kind = data["kind"]
+    if kind == "player":
+        return str(data["id"])
+    if kind in (BANK, FUND):
+        return str(kind)
+    raise ValueError(f"unknown creditor kind {kind!r}")
+
+
+def _player_json(p: Player) -> dict[str, Any]:
+    return {
+        "pos": p.pos,
+        "cash": p.cash,
+        "alive": p.alive,
+        "bankruptAtRound": p.bankrupt_at_round,
+        "islandLeft": p.island_left,
+        "spacePending": p.space_pending,
+        "heldCards": list(p.held_cards),
+    }
+
+
+def _payment_json(p: Payment) -> dict[str, Any]:
+    return {
+        "player": p.player,
+        "amount": p.amount,
+        "to": creditor_json(p.to),
+        "reason": p.reason,
+        "pos": p.pos,
+    }
+
+
+def _debt_json(debt: Debt | None) -> dict[str, Any] | None:
+    if debt is None:
+        return None
+    return {
+        **_payment_json(debt.payment),
+        "then": "nextCreditor" if debt.queue else "continueTurn",
+        "queue": [_payment_json(p) for p in debt.queue],
+    }
+
+
+def _decision_json(d: Decision | None) -> dict[str, Any] | None:
+    if d is None:
+        return None
+    return {
+        "pos": d.pos,
+        "canBuy": d.can_buy,
+        "canBuild": d.can_build,
+        "canTakeover": d.can_takeover,
+        "boughtThisVisit": d.bought_this_visit,
+    }
+
+
+def trade_json(t: Trade | None) -> dict[str, Any] | None:
+    if t is None:
+        return None
+    return {
+        "from": t.from_,
+        "to": t.to,
+        "give": {"lands": list(t.give_lands), "cash": t.give_cash},
+        "take": {"lands": list(t.take_lands), "cash": t.take_cash},
+    }
+
+
+def to_json(state: MarbleState) -> dict[str, Any]:
+    return {
+        "options": dict(state.options),
+        "rng": state.rng.to_json(),
+        "order": list(state.order),
+        "current": state.current,
+        "round": state.round,
+        "phase": state.phase,
+        "players": {pid: _player_json(p) for pid, p in state.players.items()},
+        "owners": {
+            str(pos): {"owner": d.owner, "level": d.level}
+            for pos, d in sorted(state.owners.items())
+        },
+        "fund": state.fund,
+        "deck": list(state.deck),
+        "doublesThisTurn": state.doubles_this_turn,
+        "cardsThisTurn": state.cards_this_turn,
+        "decision": _decision_json(state.decision),
+        "debt": _debt_json(state.debt),
+        "pendingTrade": trade_json(state.pending_trade),
+        "tradesThisTurn": state.trades_this_turn,
+        "extraRoll": state.extra_roll,
+        "lastRoll": list(state.last_roll) if state.last_roll is not None else None,
+        "turnSeq": state.turn_seq,
+        "deadlineAt": state.deadline_at,
+        "eliminated": list(state.eliminated),
+        "result": copy.deepcopy(state.result),
+    }
+
+
+def _player_from_json(data: Mapping[str, Any], start_money: int) -> Player:
+    return Player(
+        pos=int(data.get("pos", 0)),
+        cash=int(data.get("cash", start_money)),
+        alive=bool(data.get("alive", True)),
+        bankrupt_at_round=data.get("bankruptAtRound"),
+        island_left=int(data.get("islandLeft", 0)),
+        space_pending=bool(data.get("spacePending", False)),
+        held_cards=[str(c) for c in data.get("heldCards", [])],
+    )
+
+
+def _payment_from_json(data: Mapping[str, Any]) -> Payment:
+    pos = data.get("pos")
+    return Payment(
+        str(data["player"]),
+        int(data["amount"]),
+        creditor_from_json(data["to"]),
+        str(data.get("reason", "toll")),
+        None if pos is None else int(pos),
+    )
+
+
+def _debt_from_json(data: Mapping[str, Any] | None) -> Debt | None:
+    if data is None:
+        return None
+    return Debt(_payment_from_json(data), [_payment_from_json(q) for q in data.get("queue", [])])
+
+
+def _decision_from_json(data: Mapping[str, Any] | None) -> Decision | None:
+    if data is None:
+        return None
+    return Decision(
+        pos=int(data["pos"]),
+        can_buy=bool(data.get("canBuy", False)),
+        can_build=data.get("canBuild"),
+        can_takeover=data.get("canTakeover"),
+        bought_this_visit=bool(data.get("boughtThisVisit", False)),
+    )
+
+
+def _trade_from_json(data: Mapping[str, Any] | None) -> Trade | None:
+    if data is None:
+        return None
+    give, take = data["give"], data["take"]
+    return Trade(
+        str(data["from"]),
+        str(data["to"]),
+        [int(p) for p in give["lands"]],
+        int(give["cash"]),
+        [int(p) for p in take["lands"]],
+        int(take["cash"]),
+    )
+
+
+def _default_deck(players: Mapping[str, Player]) -> list[str]:
+    held = {c for p in players.values() for c in p.held_cards}
+    return [c for c in CARD_IDS if c not in held]
+
+
+def from_json(data: Mapping[str, Any]) -> MarbleState:
+    options = resolve_options(OPTIONS, data.get("options", {}))
+    players = {
+        str(pid): _player_from_json(p, options["startMoney"]) for pid, p in data["players"].items()
+    }
+    rng_data = data.get("rng")
+    last_roll = data.get("lastRoll")
+    return MarbleState(
+        options=options,
+        rng=Rng.from_json(dict(rng_data)) if rng_data is not None else Rng.from_seed(0),
+        order=[str(p) for p in data.get("order", list(players))],
+        players=players,
+        deck=[str(c) for c in data.get("deck", _default_deck(players))],
+        current=int(data.get("current", 0)),
+        round=int(data.get("round", 1)),
+        phase=str(data.get("phase", TURN_START)),
+        owners={
+            int(pos): Deed(str(d["owner"]), int(d.get("level", 0)))
+            for pos, d in data.get("owners", {}).items()
+        },
+        fund=int(data.get("fund", 0)),
+        doubles_this_turn=int(data.get("doublesThisTurn", 0)),
+        cards_this_turn=int(data.get("cardsThisTurn", 0)),
+        decision=_decision_from_json(data.get("decision")),
+        debt=_debt_from_json(data.get("debt")),
+        pending_trade=_trade_from_json(data.get("pendingTrade")),
+        trades_this_turn=int(data.get("tradesThisTurn", 0)),
+        extra_roll=bool(data.get("extraRoll", False)),
+        last_roll=(int(last_roll[0]), int(last_roll[1])) if last_roll is not None else None,
+        turn_seq=int(data.get("turnSeq", 0)),
+        deadline_at=data.get("deadlineAt"),
+        eliminated=[str(p) for p in data.get("eliminated", [])],
+        result=copy.deepcopy(data.get("result")),
+    )

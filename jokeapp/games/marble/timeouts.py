@@ -1,0 +1,63 @@
+"""Who must act now and the deterministic auto-action when they do not (spec 8.5).
+
+The engine only says how many seconds a decision gets; the server owns the clock, so the
+state's ``deadlineAt`` stays null here.
+"""
+
+from __future__ import annotations
+
+from jokeapp.core.contract import Action, Pending
+from jokeapp.core.errors import IllegalAction
+from jokeapp.games.marble.data import LAND_PRICE, SALE_TOP, START_POS, TRADE_ANSWER_SECONDS
+from jokeapp.games.marble.state import DEBT, DECIDE, TRADE_RESPONSE, TURN_START, MarbleState
+
+ROLL: Action = {"type": "ROLL"}
+PASS: Action = {"type": "PASS"}
+
+
+def pending_player(state: MarbleState) -> str | None:
+    """The one player the game waits for (marble never waits for two at once)."""
+    phase = state.phase
+    if phase in (TURN_START, DECIDE):
+        return state.order[state.current]
+    if phase == DEBT and state.debt is not None:
+        return state.debt.payment.player
+    if phase == TRADE_RESPONSE and state.pending_trade is not None:
+        return state.pending_trade.to
+    return None
+
+
+def pending(state: MarbleState) -> list[Pending]:
+    player = pending_player(state)
+    if player is None:
+        return []
+    if state.phase == TRADE_RESPONSE:
+        return [Pending(player, TRADE_RESPONSE, TRADE_ANSWER_SECONDS)]
+    seconds: int | None = state.options["turnSeconds"]
+    return [Pending(player, state.phase, seconds)]
+
+
+def cheapest_sale(state: MarbleState, player: str) -> Action:
+    """The smallest building first (top level, by sale value); with no buildings, the land
+    with the smallest price; ties go to the lower square."""
+    mine = sorted((pos, deed.level) for pos, deed in state.owners.items() if deed.owner == player)
+    built = [(SALE_TOP[pos][level], pos) for pos, level in mine if level > 0]
+    if built:
+        return {"type": "SELL", "pos": min(built)[1], "what": "top"}
+    land = min((LAND_PRICE[pos], pos) for pos, _ in mine)
+    return {"type": "SELL", "pos": land[1], "what": "all"}
+
+
+def on_timeout(state: MarbleState, player: str) -> Action:
+    if pending_player(state) != player:
+        raise IllegalAction("not_pending", "지금 기다리는 사람이 아니에요.")
+    phase = state.phase
+    if phase == TURN_START:
+        if state.players[player].space_pending:
+            return {"type": "SPACE_TRAVEL", "dest": START_POS}
+        return dict(ROLL)
+    if phase == DECIDE:
+        return dict(PASS)
+    if phase == DEBT:
+        return cheapest_sale(state, player)
+    return {"type": "TRADE_RESPOND", "accept": False}
