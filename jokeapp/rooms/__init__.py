@@ -1,0 +1,1 @@
+"""Rooms: seats, host, spectators, bots, turn clocks and reconnection (docs/server.md)."""

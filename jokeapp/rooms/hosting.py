@@ -1,0 +1,262 @@
+"""Seats and the host's commands: join, leave, bots, kick, options, start and rematch."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from jokeapp.core.errors import GameError
+from jokeapp.core.options import resolve_options
+from jokeapp.rooms import commands as cmd
+from jokeapp.rooms.errors import RoomError, bad_token, not_host, wrong_status
+from jokeapp.rooms.match import Match, new_seed
+from jokeapp.rooms.members import (
+    Seat,
+    Spectator,
+    free_player_id,
+    new_token,
+    next_host,
+    seat_number,
+    token_key,
+)
+from jokeapp.rooms.nickname import clean_nickname
+from jokeapp.store.api import MatchRow, SeatRow, SpectatorRow
+
+if TYPE_CHECKING:
+    from jokeapp.rooms.room import Room
+
+
+async def handle(room: Room, command: cmd.Command) -> Any:
+    match command:
+        case cmd.Join():
+            return await join(room, command.nickname, command.role)
+        case cmd.Leave():
+            return await leave(room, command.token)
+        case cmd.Start():
+            _host(room, command.token)
+            return await start(room)
+        case cmd.AddBot():
+            _host(room, command.token)
+            return await add_bot(room, command.policy)
+        case cmd.RemoveBot():
+            _host(room, command.token)
+            return await remove_bot(room, command.player_id)
+        case cmd.Kick():
+            host = _host(room, command.token)
+            return await kick(room, host, command.player_id)
+        case cmd.SetOptions():
+            _host(room, command.token)
+            return await set_options(room, command.options)
+        case cmd.Rematch():
+            _host(room, command.token)
+            return await rematch(room)
+        case cmd.AfkAnswer():
+            host = _host(room, command.token)
+            return await afk_answer(room, host, command.player_id, command.choice)
+    raise TypeError(f"unknown command {command!r}")
+
+
+def _host(room: Room, token: str) -> str:
+    seat = room.seat_of(token_key(token))
+    if seat is None:
+        if token_key(token) in room.spectators:
+            raise not_host()
+        raise bad_token()
+    if seat.player_id != room.host_id:
+        raise not_host()
+    return seat.player_id
+
+
+def _seat_row(room: Room, seat: Seat) -> SeatRow:
+    return SeatRow(room.room_id, seat.player_id, seat.nickname, seat.token_key, seat.bot_policy)
+
+
+async def join(room: Room, raw_nickname: str, role: str) -> tuple[str, str | None]:
+    """Returns (token, player id or None for a spectator)."""
+    nickname = clean_nickname(raw_nickname)
+    token = new_token()
+    key = token_key(token)
+    if role == "spectator":
+        room.spectators[key] = Spectator(key, nickname)
+        await room.store.save_spectator(SpectatorRow(room.room_id, key, nickname))
+        room.publish(room_changed=True)
+        return token, None
+    if room.status != "lobby":
+        raise RoomError("already_started", "이미 게임이 시작됐어요. 관전으로 들어와 주세요.")
+    player_id = free_player_id(room.seats, room.game.max_players)
+    if player_id is None:
+        raise RoomError("room_full", "자리가 다 찼어요. 관전으로 들어와 주세요.")
+    if any(s.nickname == nickname for s in room.seats.values()):
+        raise RoomError("nickname_taken", "같은 닉네임이 이미 있어요.")
+    seat = Seat(player_id, nickname, key)
+    room.seats[player_id] = seat
+    await room.store.save_seat(_seat_row(room, seat))
+    if room.host_id is None:
+        room.host_id = player_id
+        await room.store.save_room(room.row())
+    room.publish(room_changed=True)
+    return token, player_id
+
+
+async def leave(room: Room, token: str) -> None:
+    from jokeapp.rooms.room import CLOSE_KICKED
+
+    key = token_key(token)
+    if key in room.spectators:
+        del room.spectators[key]
+        await room.store.delete_spectator(room.room_id, key)
+        _drop_connection(room, key, None, CLOSE_KICKED)
+        room.publish(room_changed=True)
+        return
+    seat = room.seat_of(key)
+    if seat is None:
+        raise bad_token()
+    await _vacate(room, seat)
+    _drop_connection(room, key, None, CLOSE_KICKED)
+    room.publish(room_changed=True)
+    room.schedule()
+
+
+async def _vacate(room: Room, seat: Seat) -> None:
+    """Frees a seat in the lobby; mid-match the seat stays, played by the timeout rules."""
+    if room.status == "playing":
+        seat.token_key = None
+        seat.connected = False
+        await room.store.save_seat(_seat_row(room, seat))
+    else:
+        del room.seats[seat.player_id]
+        await room.store.delete_seat(room.room_id, seat.player_id)
+    if room.host_id == seat.player_id:
+        room.host_id = next_host(room.seats, seat.player_id)
+        await room.store.save_room(room.row())
+
+
+def _drop_connection(room: Room, key: str, code: str | None, close_code: int) -> None:
+    from jokeapp.rooms.room import error_message
+
+    conn = room.conns.pop(key, None)
+    if conn is not None:
+        if code is not None:
+            conn.send(error_message(code))
+        conn.close(close_code)
+
+
+async def start(room: Room) -> dict[str, Any]:
+    if room.status != "lobby":
+        raise wrong_status()
+    await _begin_match(room)
+    return room.info()
+
+
+async def rematch(room: Room) -> dict[str, Any]:
+    if room.status != "finished":
+        raise wrong_status()
+    for seat in [s for s in room.seats.values() if s.gone]:
+        del room.seats[seat.player_id]
+        await room.store.delete_seat(room.room_id, seat.player_id)
+    await _begin_match(room)
+    return room.info()
+
+
+async def _begin_match(room: Room) -> None:
+    count = len(room.seats)
+    low, high = room.game.min_players, room.game.max_players
+    if not low <= count <= high:
+        raise RoomError("not_enough_players", f"인원이 맞지 않아요 ({low}~{high}명).")
+    players = sorted(room.seats, key=seat_number)
+    seed = new_seed()
+    match = Match.begin(room.game, room.match_no + 1, room.options, players, seed)
+    await room.store.begin_match(MatchRow(room.room_id, match.number, seed, players, dict(room.options)))
+    room.match = match
+    room.match_no = match.number
+    room.status = "playing"
+    room.afk_turns.clear()
+    room.afk_offers.clear()
+    room.book.timeouts_in_row.clear()
+    await room.store.save_room(room.row())
+    room.book.refresh(room.game.pending(match.state), None, room.clock.now())
+    room.publish(room_changed=True)
+    room.schedule()
+
+
+async def add_bot(room: Room, policy: str) -> str:
+    if room.status == "playing":
+        raise wrong_status()
+    if policy not in room.game.bots:
+        raise RoomError("unknown_bot", "그런 봇은 없어요.", 400)
+    player_id = free_player_id(room.seats, room.game.max_players)
+    if player_id is None:
+        raise RoomError("room_full", "자리가 다 찼어요.")
+    bots = sum(1 for s in room.seats.values() if s.bot)
+    seat = Seat(player_id, f"봇 {bots + 1}", None, bot_policy=policy)
+    room.seats[player_id] = seat
+    await room.store.save_seat(_seat_row(room, seat))
+    room.publish(room_changed=True)
+    return player_id
+
+
+async def remove_bot(room: Room, player_id: str) -> dict[str, Any]:
+    if room.status == "playing":
+        raise wrong_status()
+    seat = room.seats.get(player_id)
+    if seat is None or not seat.bot:
+        raise RoomError("seat_not_found", "그 자리를 찾을 수 없어요.", 404)
+    del room.seats[player_id]
+    await room.store.delete_seat(room.room_id, player_id)
+    room.publish(room_changed=True)
+    return room.info()
+
+
+async def kick(room: Room, host: str, player_id: str) -> dict[str, Any]:
+    from jokeapp.rooms.room import CLOSE_KICKED
+
+    seat = room.seats.get(player_id)
+    if seat is None or player_id == host:
+        raise RoomError("seat_not_found", "그 자리를 찾을 수 없어요.", 404)
+    key = seat.token_key
+    if room.status == "playing":
+        await _kick_mid_match(room, seat)
+    else:
+        del room.seats[player_id]
+        await room.store.delete_seat(room.room_id, player_id)
+        room.publish(room_changed=True)
+    if key is not None:
+        _drop_connection(room, key, "kicked", CLOSE_KICKED)
+    room.schedule()
+    return room.info()
+
+
+async def _kick_mid_match(room: Room, seat: Seat) -> None:
+    from jokeapp.rooms.playing import act_for
+
+    room.afk_offers.pop(seat.player_id, None)
+    if not seat.bot:
+        seat.token_key = None
+        seat.connected = False
+        await room.store.save_seat(_seat_row(room, seat))
+    concede = room.concede_action()
+    conceded = concede is not None and await act_for(room, seat.player_id, dict(concede))
+    if not conceded:
+        room.publish(room_changed=True)
+
+
+async def set_options(room: Room, options: dict[str, Any]) -> dict[str, Any]:
+    if room.status != "lobby":
+        raise wrong_status()
+    try:
+        room.options = resolve_options(room.game.options, {**room.options, **options})
+    except GameError as exc:
+        raise RoomError(exc.code, exc.message, 400) from exc
+    await room.store.save_room(room.row())
+    room.publish(room_changed=True)
+    return room.info()
+
+
+async def afk_answer(room: Room, host: str, player_id: str, choice: str) -> dict[str, Any]:
+    if player_id not in room.afk_offers or room.status != "playing":
+        raise RoomError("no_afk_offer", "그 사람에 대한 선택지가 없어요.")
+    if choice == "kick":
+        return await kick(room, host, player_id)
+    del room.afk_offers[player_id]
+    room.afk_turns[player_id] = 0
+    room.publish(room_changed=True)
+    return room.info()

@@ -1,0 +1,164 @@
+"""All live rooms of a server: creating, finding, restoring, and the game catalogue."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from jokeapp.core.contract import Game
+from jokeapp.core.errors import GameError
+from jokeapp.core.options import resolve_options
+from jokeapp.games import GAME_IDS, get_game
+from jokeapp.rooms import commands as cmd
+from jokeapp.rooms.clock import Clock
+from jokeapp.rooms.errors import RoomError, room_not_found
+from jokeapp.rooms.match import LoggedStep, Match
+from jokeapp.rooms.nickname import clean_nickname
+from jokeapp.rooms.restore import restore_room
+from jokeapp.rooms.room import Room
+from jokeapp.store.api import Store
+
+log = logging.getLogger(__name__)
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud at a table
+CODE_LENGTH = 6
+OPEN_ROOMS_LIMIT = 100
+
+
+def installed_games(ids: tuple[str, ...] = GAME_IDS) -> dict[str, Game[Any]]:
+    """The games whose engine is importable now (the engines are written in parallel)."""
+    found: dict[str, Game[Any]] = {}
+    for game_id in ids:
+        try:
+            found[game_id] = get_game(game_id)
+        except (ImportError, AttributeError):
+            continue
+    return found
+
+
+def game_info(game: Game[Any]) -> dict[str, Any]:
+    return {
+        "id": game.id,
+        "title": game.title,
+        "minPlayers": game.min_players,
+        "maxPlayers": game.max_players,
+        "options": [
+            {"key": o.key, "label": o.label, "choices": list(o.choices), "default": o.default}
+            for o in game.options
+        ],
+        "bots": sorted(game.bots),
+    }
+
+
+class RoomManager:
+    def __init__(
+        self,
+        store: Store,
+        clock: Clock,
+        *,
+        bot_delay: float = 1.0,
+        games: Callable[[], dict[str, Game[Any]]] = installed_games,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.bot_delay = bot_delay
+        self._games = games
+        self.rooms: dict[str, Room] = {}
+        self.by_code: dict[str, str] = {}
+
+    def games(self) -> dict[str, Game[Any]]:
+        return self._games()
+
+    def catalogue(self) -> list[dict[str, Any]]:
+        return [game_info(g) for g in self.games().values()]
+
+    def _game(self, game_id: object) -> Game[Any]:
+        game = self.games().get(game_id) if isinstance(game_id, str) else None
+        if game is None:
+            raise RoomError("unknown_game", "그런 게임은 없어요.", 400)
+        return game
+
+    async def create(self, game_id: str, options: dict[str, Any], nickname: str) -> tuple[Room, str, str]:
+        game = self._game(game_id)
+        clean_nickname(nickname)
+        try:
+            full = resolve_options(game.options, options)
+        except GameError as exc:
+            raise RoomError(exc.code, exc.message, 400) from exc
+        room = Room(
+            room_id=secrets.token_hex(8), code=await self._new_code(), game=game, options=full,
+            store=self.store, clock=self.clock, bot_delay=self.bot_delay, created_at=self.clock.now(),
+        )
+        await self.store.save_room(room.row())
+        self._add(room)
+        token, player_id = await room.call(cmd.Join(nickname, "player"))
+        assert player_id is not None
+        return room, token, player_id
+
+    async def _new_code(self) -> str:
+        while True:
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            if code not in self.by_code and not await self.store.code_taken(code):
+                return code
+
+    def _add(self, room: Room) -> None:
+        self.rooms[room.room_id] = room
+        self.by_code[room.code] = room.room_id
+        room.start_task()
+
+    async def get(self, ref: str) -> Room:
+        ref_id = self.by_code.get(ref.upper(), ref) if len(ref) == CODE_LENGTH else ref
+        room = self.rooms.get(ref_id)
+        if room is not None:
+            return room
+        loaded = await self.store.load_room(ref_id if len(ref) != CODE_LENGTH else ref.upper())
+        if loaded is None:
+            raise room_not_found()
+        if loaded.room.room_id in self.rooms:  # restored meanwhile by another request
+            return self.rooms[loaded.room.room_id]
+        room = restore_room(loaded, self._game(loaded.room.game), self.store, self.clock, self.bot_delay)
+        if room.status == "playing" and room.match is not None and room.match.over:
+            await room.finish()  # the server stopped between the last action and the end
+        self._add(room)
+        room.schedule()
+        return room
+
+    async def restore_all(self) -> int:
+        """Brings back every unfinished room; their clocks resume from now."""
+        count = 0
+        for room_id in await self.store.unfinished_room_ids():
+            try:
+                await self.get(room_id)
+                count += 1
+            except Exception:
+                log.exception("room %s could not be restored", room_id)
+        return count
+
+    def open_rooms(self) -> list[dict[str, Any]]:
+        live = [r for r in self.rooms.values() if r.status != "finished"]
+        live.sort(key=lambda r: r.created_at, reverse=True)
+        return [r.info() for r in live[:OPEN_ROOMS_LIMIT]]
+
+    async def record(self, ref: str, match: int | None) -> dict[str, Any]:
+        room = await self.get(ref)
+        number = match if match is not None else room.match_no
+        if room.status != "finished" and number >= room.match_no:
+            number = room.match_no - 1 if match is None else number
+        if number < 1 or (number == room.match_no and room.status != "finished") or number > room.match_no:
+            raise RoomError("record_not_ready", "게임이 끝난 뒤에 볼 수 있어요.")
+        stored = await self.store.match_log(room.room_id, number)
+        if stored is None:
+            raise RoomError("record_not_ready", "게임이 끝난 뒤에 볼 수 있어요.")
+        row, actions = stored
+        steps = [LoggedStep(a.actor, a.action, a.auto) for a in actions]
+        replayed = Match(room.game, row.match, row.options, row.players, row.seed, None)
+        record = replayed.record(steps)
+        nicknames = {pid: s.nickname for pid, s in room.seats.items()}
+        record.update(roomId=room.room_id, match=number, seedHash=replayed.seed_hash, nicknames=nicknames)
+        return record
+
+    async def close(self) -> None:
+        for room in list(self.rooms.values()):
+            await room.stop()

@@ -1,0 +1,88 @@
+"""One game played in a room: its seed, its state and the number of steps applied."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from jokeapp.core.contract import Action, Event, Game
+from jokeapp.core.record import Recorder
+
+
+def new_seed() -> int:
+    # 63 bits: out of reach of a brute-force search of the published hash during a game.
+    return secrets.randbits(63)
+
+
+def seed_hash(seed: int) -> str:
+    """SHA-256 (hex) of the seed written as decimal digits, published at the start."""
+    return hashlib.sha256(str(seed).encode()).hexdigest()
+
+
+@dataclass(slots=True)
+class LoggedStep:
+    actor: str
+    action: Action
+    auto: bool
+
+
+@dataclass
+class Match:
+    game: Game[Any]
+    number: int
+    options: dict[str, Any]
+    players: list[str]
+    seed: int
+    state: Any
+    steps: int = 0
+
+    @classmethod
+    def begin(
+        cls, game: Game[Any], number: int, options: Mapping[str, Any], players: Sequence[str], seed: int
+    ) -> Match:
+        state, _ = game.start(options, players, seed)
+        return cls(game, number, dict(options), list(players), seed, state)
+
+    @classmethod
+    def restore(
+        cls,
+        game: Game[Any],
+        number: int,
+        options: Mapping[str, Any],
+        players: Sequence[str],
+        seed: int,
+        snapshot: tuple[int, Mapping[str, Any]] | None,
+        tail: Iterable[LoggedStep],
+    ) -> Match:
+        """Rebuilds from a snapshot (step count, state JSON) or the start, then the tail."""
+        if snapshot is None:
+            match = cls.begin(game, number, options, players, seed)
+        else:
+            step, data = snapshot
+            match = cls(game, number, dict(options), list(players), seed, game.from_json(data), step)
+        for logged in tail:
+            match.apply(logged.actor, logged.action)
+        return match
+
+    @property
+    def seed_hash(self) -> str:
+        return seed_hash(self.seed)
+
+    @property
+    def over(self) -> bool:
+        return self.game.is_over(self.state)
+
+    def apply(self, actor: str, action: Action) -> list[Event]:
+        events = self.game.apply(self.state, actor, action)
+        self.steps += 1
+        return events
+
+    def record(self, log: Sequence[LoggedStep]) -> dict[str, Any]:
+        """The DESIGN.md record, re-computed from the seed and the log."""
+        recorder = Recorder.begin(self.game, self.options, self.players, self.seed)
+        for logged in log:
+            recorder.step(logged.actor, logged.action, logged.auto)
+        return recorder.record

@@ -1,0 +1,181 @@
+"""The commands of a match in progress: connections, actions, timeouts and bots' moves."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from jokeapp.core.contract import Action
+from jokeapp.core.errors import GameError
+from jokeapp.rooms import commands as cmd
+from jokeapp.rooms.members import token_key
+
+if TYPE_CHECKING:
+    from jokeapp.rooms.room import Room
+
+log = logging.getLogger(__name__)
+
+
+async def connect(room: Room, command: cmd.Connect) -> None:
+    from jokeapp.rooms.room import CLOSE_BAD_TOKEN, CLOSE_REPLACED, error_message
+
+    key = token_key(command.token)
+    seat = room.seat_of(key)
+    if seat is None and key not in room.spectators:
+        command.conn.send(error_message("bad_token"))
+        command.conn.close(CLOSE_BAD_TOKEN)
+        return
+    old = room.conns.pop(key, None)
+    if old is not None:
+        old.send(error_message("replaced"))
+        old.close(CLOSE_REPLACED)
+    if seat is not None and not seat.connected:
+        seat.connected = True
+        seat.disconnected_at = None
+        room.afk_offers.pop(seat.player_id, None)
+        room.publish(room_changed=True)
+        room.schedule()
+    room.conns[key] = command.conn
+    command.conn.send(room.snapshot(key))
+
+
+async def disconnect(room: Room, command: cmd.Disconnect) -> None:
+    key = room.key_of(command.conn)
+    if key is None:
+        return  # already replaced or removed
+    del room.conns[key]
+    seat = room.seat_of(key)
+    if seat is not None:
+        seat.connected = False
+        seat.disconnected_at = room.clock.now()
+        room.publish(room_changed=True)
+        room.schedule()
+
+
+async def client_action(room: Room, command: cmd.ClientAction) -> None:
+    from jokeapp.rooms.room import error_message
+
+    conn = command.conn
+    key = room.key_of(conn)
+    if key is None:
+        return
+    seat = room.seat_of(key)
+    if seat is None:
+        conn.send(error_message("spectator", command.client_seq))
+        return
+    if room.status == "lobby" or room.match is None:
+        conn.send(error_message("not_started", command.client_seq))
+        return
+    if room.status == "finished":
+        conn.send(error_message("game_over", command.client_seq))
+        return
+    player = seat.player_id
+    if command.client_seq <= room.last_client_seq.get(player, 0):
+        conn.send(error_message("duplicate", command.client_seq))
+        return
+    await _apply(room, player, command.action, auto=False, client_seq=command.client_seq, conn=conn, key=key)
+
+
+async def _apply(
+    room: Room,
+    player: str,
+    action: Action,
+    *,
+    auto: bool,
+    client_seq: int | None = None,
+    conn: cmd.Connection | None = None,
+    key: str | None = None,
+    room_changed: bool = False,
+) -> bool:
+    """One step of the match: validated by the game, stored, then sent. False if refused."""
+    from jokeapp.rooms.room import error_message
+
+    status_before = room.status
+    try:
+        events = await room.record_step(player, action, auto, client_seq)
+    except GameError as exc:
+        if conn is not None:
+            conn.send(room.game_error(exc, client_seq))
+        return False
+    except Exception:
+        # An engine that raises something else on odd input may have half-changed its state:
+        # the store's log is the truth, so rebuild from it.
+        log.exception("room %s: action %r by %s failed", room.room_id, action, player)
+        await room.reload_match()
+        if conn is not None:
+            conn.send(error_message("invalid_action", client_seq))
+        room.schedule()
+        return False
+    ack = (key, client_seq) if key is not None and client_seq is not None else None
+    room.publish(events, room_changed=room_changed or room.status != status_before, actor=player, auto=auto, ack=ack)
+    room.schedule()
+    return True
+
+
+async def timeout(room: Room) -> None:
+    if room.status != "playing" or room.match is None:
+        return
+    decision = room.book.due(room.seats, room.clock.now())
+    if decision is None:
+        room.schedule()
+        return
+    player = decision.player
+    seat = room.seats.get(player)
+    action = _timeout_action(room, player)
+    if action is None:
+        # The engine offers nothing for this player: push the decision back rather than spin.
+        decision.since = room.clock.now()
+        room.schedule()
+        return
+    absent = seat is not None and not seat.bot and not seat.connected
+    counts_for_afk = absent and decision.kind == room.book.rules.afk_kind
+    done = await _apply(room, player, action, auto=True)
+    if done and counts_for_afk:
+        _count_absent_turn(room, player)
+
+
+def _timeout_action(room: Room, player: str) -> Action | None:
+    assert room.match is not None
+    try:
+        return room.game.on_timeout(room.match.state, player)
+    except Exception:
+        log.exception("room %s: on_timeout failed for %s", room.room_id, player)
+        legal = room.game.legal_actions(room.match.state, player)
+        return legal[0] if legal else None
+
+
+def _count_absent_turn(room: Room, player: str) -> None:
+    limit = room.book.rules.afk_turns
+    if limit is None or room.status != "playing":
+        return
+    room.afk_turns[player] = room.afk_turns.get(player, 0) + 1
+    if room.afk_turns[player] >= limit and player not in room.afk_offers:
+        room.afk_offers[player] = room.afk_turns[player]
+        room.publish(room_changed=True)
+
+
+async def bot_move(room: Room, player: str) -> None:
+    room.bot_done(player)
+    if room.status != "playing" or room.match is None:
+        return
+    if player not in {d.player for d in room.book.decisions}:
+        room.schedule()
+        return
+    seat = room.seats.get(player)
+    if seat is None or seat.bot_policy is None:
+        return
+    action: Any = None
+    try:
+        policy = room.game.bots[seat.bot_policy]
+        action = policy(room.match.state, player, room.bot_rng())
+    except Exception:
+        log.exception("room %s: bot %s failed to choose", room.room_id, player)
+    if action is None or not await _apply(room, player, action, auto=False):
+        fallback = _timeout_action(room, player)
+        if fallback is not None:
+            await _apply(room, player, fallback, auto=True)
+
+
+async def act_for(room: Room, player: str, action: Action) -> bool:
+    """The server acts for a player (a kick's CONCEDE), logged as auto."""
+    return await _apply(room, player, action, auto=True, room_changed=True)

@@ -1,0 +1,43 @@
+"""Rebuilding a room from the store: after a restart, or when a finished room is looked up."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jokeapp.core.contract import Game
+from jokeapp.rooms.clock import Clock
+from jokeapp.rooms.match import LoggedStep, Match
+from jokeapp.rooms.members import Seat, Spectator
+from jokeapp.rooms.room import Room
+from jokeapp.store.api import LoadedRoom, Store
+
+
+def restore_room(loaded: LoadedRoom, game: Game[Any], store: Store, clock: Clock, bot_delay: float) -> Room:
+    row = loaded.room
+    room = Room(
+        room_id=row.room_id, code=row.code, game=game, options=row.options, store=store,
+        clock=clock, bot_delay=bot_delay, created_at=row.created_at,
+    )
+    room.status = row.status
+    room.match_no = row.match
+    room.host_id = row.host_id
+    now = clock.now()
+    for seat_row in loaded.seats:
+        # Nobody is connected to a server that just started: people get their grace from now.
+        room.seats[seat_row.player_id] = Seat(
+            seat_row.player_id, seat_row.nickname, seat_row.token_key, seat_row.bot_policy,
+            connected=False, disconnected_at=now,
+        )
+    for spec_row in loaded.spectators:
+        room.spectators[spec_row.token_key] = Spectator(spec_row.token_key, spec_row.nickname)
+    room.seq = loaded.last_seq
+    room.last_client_seq = dict(loaded.last_client_seq)
+    if loaded.match is not None:
+        m = loaded.match
+        tail = [LoggedStep(a.actor, a.action, a.auto) for a in loaded.tail]
+        room.match = Match.restore(game, m.match, m.options, m.players, m.seed, loaded.snapshot, tail)
+        if loaded.tail:
+            room.match.steps = loaded.tail[-1].step
+        if room.status == "playing" and not room.match.over:
+            room.book.refresh(game.pending(room.match.state), None, now)
+    return room

@@ -1,0 +1,1 @@
+"""The durable store: rooms, seats, the append-only action log, snapshots and results."""

@@ -1,0 +1,106 @@
+"""What the rooms ask of a store, and the rows they exchange with it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+@dataclass(slots=True)
+class RoomRow:
+    room_id: str
+    code: str
+    game: str
+    options: dict[str, Any]
+    status: str  # lobby | playing | finished
+    match: int  # 0 before the first start
+    host_id: str | None
+    created_at: float
+
+
+@dataclass(slots=True)
+class SeatRow:
+    room_id: str
+    player_id: str
+    nickname: str
+    token_key: str | None
+    bot_policy: str | None
+
+
+@dataclass(slots=True)
+class SpectatorRow:
+    room_id: str
+    token_key: str
+    nickname: str
+
+
+@dataclass(slots=True)
+class MatchRow:
+    room_id: str
+    match: int
+    seed: int
+    players: list[str]
+    options: dict[str, Any]
+    result: dict[str, Any] | None = None
+
+
+@dataclass(slots=True)
+class ActionRow:
+    room_id: str
+    match: int
+    step: int  # 1 for the first action of the match; unique per room and match
+    seq: int  # the room's update number this action produced
+    actor: str
+    action: dict[str, Any]
+    auto: bool
+    client_seq: int | None = None
+
+
+@dataclass(slots=True)
+class LoadedRoom:
+    room: RoomRow
+    seats: list[SeatRow]
+    spectators: list[SpectatorRow]
+    match: MatchRow | None = None
+    snapshot: tuple[int, dict[str, Any]] | None = None  # (step, state JSON)
+    tail: list[ActionRow] = field(default_factory=list)  # actions after the snapshot
+    last_seq: int = 0
+    last_client_seq: dict[str, int] = field(default_factory=dict)
+
+
+class StoreError(Exception):
+    """The store could not make a write durable."""
+
+
+class Store(Protocol):
+    async def save_room(self, row: RoomRow) -> None: ...
+
+    async def save_seat(self, row: SeatRow) -> None: ...
+
+    async def delete_seat(self, room_id: str, player_id: str) -> None: ...
+
+    async def save_spectator(self, row: SpectatorRow) -> None: ...
+
+    async def delete_spectator(self, room_id: str, token_key: str) -> None: ...
+
+    async def begin_match(self, row: MatchRow) -> None: ...
+
+    async def append_action(self, row: ActionRow) -> None:
+        """Returns only once the action is committed."""
+        ...
+
+    async def save_snapshot(self, room_id: str, match: int, step: int, state: dict[str, Any]) -> None: ...
+
+    async def finish_match(self, room_id: str, match: int, result: dict[str, Any]) -> None: ...
+
+    async def code_taken(self, code: str) -> bool: ...
+
+    async def load_room(self, ref: str) -> LoadedRoom | None:
+        """A room by id or code, with what it takes to rebuild its current match."""
+        ...
+
+    async def unfinished_room_ids(self) -> list[str]: ...
+
+    async def match_log(self, room_id: str, match: int) -> tuple[MatchRow, list[ActionRow]] | None: ...
+
+    async def close(self) -> None: ...

@@ -1,0 +1,100 @@
+"""A store in process memory: for tests of the rooms, and for a throwaway server."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from jokeapp.store.api import (
+    ActionRow,
+    LoadedRoom,
+    MatchRow,
+    RoomRow,
+    SeatRow,
+    SpectatorRow,
+    StoreError,
+)
+
+
+class MemoryStore:
+    def __init__(self) -> None:
+        self.rooms: dict[str, RoomRow] = {}
+        self.seats: dict[tuple[str, str], SeatRow] = {}
+        self.spectators: dict[tuple[str, str], SpectatorRow] = {}
+        self.matches: dict[tuple[str, int], MatchRow] = {}
+        self.actions: dict[tuple[str, int], list[ActionRow]] = {}
+        self.snapshots: dict[tuple[str, int], tuple[int, dict[str, Any]]] = {}
+        self.fail_appends = False  # tests: simulate a store that cannot commit
+
+    async def save_room(self, row: RoomRow) -> None:
+        self.rooms[row.room_id] = copy.deepcopy(row)
+
+    async def save_seat(self, row: SeatRow) -> None:
+        self.seats[(row.room_id, row.player_id)] = copy.deepcopy(row)
+
+    async def delete_seat(self, room_id: str, player_id: str) -> None:
+        self.seats.pop((room_id, player_id), None)
+
+    async def save_spectator(self, row: SpectatorRow) -> None:
+        self.spectators[(row.room_id, row.token_key)] = copy.deepcopy(row)
+
+    async def delete_spectator(self, room_id: str, token_key: str) -> None:
+        self.spectators.pop((room_id, token_key), None)
+
+    async def begin_match(self, row: MatchRow) -> None:
+        self.matches[(row.room_id, row.match)] = copy.deepcopy(row)
+        self.actions[(row.room_id, row.match)] = []
+
+    async def append_action(self, row: ActionRow) -> None:
+        if self.fail_appends:
+            raise StoreError("append refused")
+        log = self.actions.setdefault((row.room_id, row.match), [])
+        if any(a.step == row.step for a in log):
+            raise StoreError(f"duplicate step {row.step}")
+        log.append(copy.deepcopy(row))
+
+    async def save_snapshot(self, room_id: str, match: int, step: int, state: dict[str, Any]) -> None:
+        self.snapshots[(room_id, match)] = (step, copy.deepcopy(state))
+
+    async def finish_match(self, room_id: str, match: int, result: dict[str, Any]) -> None:
+        self.matches[(room_id, match)].result = copy.deepcopy(result)
+
+    async def code_taken(self, code: str) -> bool:
+        return any(r.code == code for r in self.rooms.values())
+
+    async def load_room(self, ref: str) -> LoadedRoom | None:
+        room = self.rooms.get(ref) or next((r for r in self.rooms.values() if r.code == ref), None)
+        if room is None:
+            return None
+        rid = room.room_id
+        loaded = LoadedRoom(
+            room=copy.deepcopy(room),
+            seats=[copy.deepcopy(s) for (r, _), s in self.seats.items() if r == rid],
+            spectators=[copy.deepcopy(s) for (r, _), s in self.spectators.items() if r == rid],
+        )
+        match = self.matches.get((rid, room.match))
+        if match is None:
+            return loaded
+        loaded.match = copy.deepcopy(match)
+        log = self.actions.get((rid, room.match), [])
+        snap = self.snapshots.get((rid, room.match))
+        loaded.snapshot = copy.deepcopy(snap)
+        start = snap[0] if snap else 0
+        loaded.tail = [copy.deepcopy(a) for a in log if a.step > start]
+        loaded.last_seq = max((a.seq for a in log), default=0)
+        for a in log:
+            if a.client_seq is not None:
+                loaded.last_client_seq[a.actor] = max(loaded.last_client_seq.get(a.actor, 0), a.client_seq)
+        return loaded
+
+    async def unfinished_room_ids(self) -> list[str]:
+        return [r.room_id for r in self.rooms.values() if r.status != "finished"]
+
+    async def match_log(self, room_id: str, match: int) -> tuple[MatchRow, list[ActionRow]] | None:
+        row = self.matches.get((room_id, match))
+        if row is None:
+            return None
+        return copy.deepcopy(row), [copy.deepcopy(a) for a in self.actions.get((room_id, match), [])]
+
+    async def close(self) -> None:
+        return None

@@ -1,0 +1,87 @@
+"""Rooms under a fake clock and an in-memory store: timers run without sleeping."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import msgspec
+import pytest
+
+from jokeapp.rooms.clock import FakeClock
+from jokeapp.rooms.manager import RoomManager, installed_games
+from jokeapp.rooms.room import Room
+from jokeapp.server.protocol import ServerMessage
+from jokeapp.store.memory import MemoryStore
+from tests.rooms.fakegame import GAME as RACE
+
+_server_message = msgspec.json.Decoder(ServerMessage)
+
+
+class FakeConn:
+    """A connection that keeps what it was sent, checked against the wire protocol."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+        self.closed: int | None = None
+
+    def send(self, message: dict[str, Any]) -> None:
+        raw = msgspec.json.encode(message)
+        _server_message.decode(raw)  # every message the room sends is a valid protocol message
+        self.sent.append(msgspec.json.decode(raw))
+
+    def close(self, code: int) -> None:
+        self.closed = code
+
+    def of_type(self, kind: str) -> list[dict[str, Any]]:
+        return [m for m in self.sent if m["type"] == kind]
+
+    def last(self, kind: str) -> dict[str, Any]:
+        return self.of_type(kind)[-1]
+
+
+def all_games() -> dict[str, Any]:
+    return {"race": RACE, **installed_games()}
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def store() -> MemoryStore:
+    return MemoryStore()
+
+
+@pytest.fixture
+async def manager(store: MemoryStore, clock: FakeClock) -> AsyncIterator[RoomManager]:
+    mgr = RoomManager(store, clock, bot_delay=1.0, games=all_games)
+    yield mgr
+    await mgr.close()
+
+
+async def settle(manager: RoomManager) -> None:
+    for room in list(manager.rooms.values()):
+        await room.settle()
+
+
+async def tick(manager: RoomManager, clock: FakeClock, seconds: float) -> None:
+    """Moves the clock, letting rooms handle what the timers posted, including chains."""
+    await settle(manager)
+    clock.advance(seconds)
+    for _ in range(10_000):
+        await settle(manager)
+        due = clock.next_due()
+        if due is None or due > 0:
+            return
+        clock.advance(0)
+    raise AssertionError("timers keep firing at the same instant")
+
+
+async def run_until_over(manager: RoomManager, clock: FakeClock, room: Room, step: float = 1.0) -> None:
+    for _ in range(100_000):
+        if room.status == "finished":
+            return
+        await tick(manager, clock, step)
+    raise AssertionError("the match did not end")
