@@ -1,0 +1,607 @@
+"""Spec section 10, one test (or a few) per checklist item, named after it."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from jokeapp.core.errors import IllegalAction
+from tests.dalmuti.helpers import (
+    FIVE,
+    GAME,
+    J1,
+    J2,
+    card,
+    cards,
+    hand_ids,
+    ids_in,
+    position,
+    top,
+)
+
+SIX = ["p1", "p2", "p3", "p4", "p5", "p6"]
+
+
+def rejected(state, actor, action, code: str | None = None) -> IllegalAction:  # type: ignore[no-untyped-def]
+    """Asserts the action is refused and changes nothing; returns the error."""
+    before = GAME.to_json(state)
+    with pytest.raises(IllegalAction) as err:
+        GAME.apply(state, actor, action)
+    assert GAME.to_json(state) == before
+    if code is not None:
+        assert err.value.code == code
+    return err.value
+
+
+# --- 덱 / 분배 ---------------------------------------------------------------------------
+
+
+def test_deck_80_cards_and_six_player_deal_14_14_13_13_13_13() -> None:
+    state, events = GAME.start({"revolution": True}, SIX, seed=3)
+    data = GAME.to_json(state)
+    dealt = [c for player in SIX for c in data["hands"][player]]
+    assert len(dealt) == 80 and len({c["id"] for c in dealt}) == 80
+    numbers = Counter(c["n"] for c in dealt)
+    assert numbers == Counter({n: n for n in range(1, 13)} | {13: 2})
+    counts = [len(data["hands"][player]) for player in data["order"]]
+    assert counts == [14, 14, 13, 13, 13, 13]  # earlier ranks take the extra cards
+    assert events[1] == {"type": "dealt", "counts": dict(zip(data["order"], counts, strict=True))}
+
+
+@pytest.mark.parametrize(
+    ("players", "expected"),
+    [(4, [20] * 4), (5, [16] * 5), (7, [12, 12, 12, 11, 11, 11, 11]), (8, [10] * 8)],
+)
+def test_deck_deal_sizes_of_the_spec_table(players: int, expected: list[int]) -> None:
+    ids = [f"p{i}" for i in range(players)]
+    data = GAME.to_json(GAME.setup({}, ids, seed=11))
+    assert [len(data["hands"][p]) for p in data["order"]] == expected
+
+
+def test_deck_remove_high_cards_leaves_38_cards_without_9_to_12() -> None:
+    data = GAME.to_json(GAME.setup({"removeHighCards": True}, FIVE, seed=5))
+    dealt = [c for hand in data["hands"].values() for c in hand]
+    assert len(dealt) == 38 and {c["n"] for c in dealt} == {1, 2, 3, 4, 5, 6, 7, 8, 13}
+    assert [len(data["hands"][p]) for p in data["order"]] == [8, 8, 8, 7, 7]
+
+
+# --- 첫 신분 뽑기 -------------------------------------------------------------------------
+
+
+def test_first_rank_draw_same_seed_same_result() -> None:
+    first = GAME.start({}, FIVE, seed=99)
+    again = GAME.start({}, FIVE, seed=99)
+    assert first[1] == again[1]
+    assert GAME.to_json(first[0]) == GAME.to_json(again[0])
+
+
+def test_first_rank_draw_ties_redraw_among_the_tied_until_order_is_settled() -> None:
+    ties_seen = 0
+    for seed in range(60):
+        _, events = GAME.start({}, SIX, seed=seed)
+        draw = events[0]
+        assert draw["type"] == "firstRankDraw"
+        draws, order = draw["draws"], draw["order"]
+        assert sorted(order) == sorted(SIX)
+        # Lower first number ranks higher; tied players drew again, so comparing the sequences
+        # of numbers reproduces the order exactly.
+        assert order == sorted(SIX, key=lambda p: draws[p])
+        for player, numbers in draws.items():
+            if len(numbers) > 1:
+                ties_seen += 1
+                tied = [q for q in SIX if q != player and draws[q][: len(numbers) - 1] == numbers[:-1]]
+                assert tied, "only the tied players draw again"
+            else:
+                others = [q for q in SIX if q != player]
+                assert all(draws[q][0] != numbers[0] for q in others)
+    assert ties_seen > 0
+
+
+def test_first_rank_random_shuffles_players_and_draws_nothing() -> None:
+    _, events = GAME.start({"firstRanking": "random"}, FIVE, seed=4)
+    assert events[0]["draws"] == {} and sorted(events[0]["order"]) == FIVE
+
+
+# --- 세금 -------------------------------------------------------------------------------
+
+
+def tax_position(last_hand: list[str], jester_taxable: bool):  # type: ignore[no-untyped-def]
+    hands = {
+        "a": cards(12, 12),
+        "b": cards(11),
+        "c": cards(10),
+        "d": cards(9, 8),
+        "e": last_hand,
+    }
+    return position(
+        hands,
+        options={"jesterTaxable": jester_taxable},
+        phase={"kind": "revolutionCheck", "confirmed": {p: p != "e" for p in FIVE}},
+    )
+
+
+def test_tax_jester_not_taxable_gives_3_3() -> None:
+    state = tax_position([J1, J2, *cards(3, 3, 7)], jester_taxable=False)
+    events = GAME.apply(state, "e", {"type": "confirmHand", "declareRevolution": False})
+    assert events[0] == {"type": "taxPaid", "from": "e", "to": "a", "count": 2, "cardIds": cards(3, 3)}
+    assert events[1] == {"type": "taxPaid", "from": "d", "to": "b", "count": 1, "cardIds": cards(8)}
+    assert hand_ids(state, "e") == [card(7), J1, J2]
+    assert hand_ids(state, "a") == [*cards(3, 3), *cards(12, 12)]
+
+
+def test_tax_jester_taxable_gives_both_jesters() -> None:
+    state = tax_position([J1, J2, *cards(3, 3, 7)], jester_taxable=True)
+    events = GAME.apply(state, "e", {"type": "confirmHand", "declareRevolution": False})
+    assert events[0]["cardIds"] == [J1, J2]
+    assert hand_ids(state, "e") == cards(3, 3, 7)
+
+
+def test_tax_same_number_ties_go_by_card_id() -> None:
+    state = tax_position([card(5, 4), card(5, 2), card(5, 3), card(9)], jester_taxable=False)
+    events = GAME.apply(state, "e", {"type": "confirmHand", "declareRevolution": False})
+    assert events[0]["cardIds"] == [card(5, 2), card(5, 3)]
+
+
+def test_tax_with_four_players_only_the_two_pairs() -> None:
+    hands = {"a": cards(12), "b": cards(11), "c": cards(2, 10), "d": cards(1, 9)}
+    state = position(hands, options={"revolution": False}, phase={"kind": "revolutionCheck", "confirmed": {}})
+    from jokeapp.games.dalmuti.tax import collect_tax
+
+    events = collect_tax(state)
+    assert [(e["from"], e["to"], e["count"]) for e in events] == [("d", "a", 2), ("c", "b", 1)]
+    assert GAME.to_json(state)["phase"] == {
+        "kind": "taxReturn",
+        "owed": {"a": {"to": "d", "count": 2, "done": False}, "b": {"to": "c", "count": 1, "done": False}},
+    }
+
+
+def test_tax_applied_at_once_when_revolution_is_off() -> None:
+    state, events = GAME.start({"revolution": False}, FIVE, seed=8)
+    assert [e["type"] for e in events] == ["firstRankDraw", "dealt", "taxPaid", "taxPaid"]
+    assert GAME.to_json(state)["phase"]["kind"] == "taxReturn"
+
+
+# --- 세금 돌려주기 -------------------------------------------------------------------------
+
+
+def return_position():  # type: ignore[no-untyped-def]
+    state = tax_position([J1, *cards(1, 3, 7)], jester_taxable=False)
+    GAME.apply(state, "e", {"type": "confirmHand", "declareRevolution": False})
+    return state  # a got 1 and 3 from e; b got 8 from d
+
+
+def test_tax_return_may_give_back_just_received_cards() -> None:
+    state = return_position()
+    events = GAME.apply(state, "a", {"type": "returnTax", "cardIds": cards(1, 3)})
+    assert events == [{"type": "taxReturned", "from": "a", "to": "e", "count": 2, "cardIds": cards(1, 3)}]
+    assert sorted(hand_ids(state, "e")) == sorted([J1, *cards(1, 3, 7)])
+    assert GAME.to_json(state)["phase"]["kind"] == "taxReturn"  # b still owes a card
+    GAME.apply(state, "b", {"type": "returnTax", "cardIds": cards(8)})
+    data = GAME.to_json(state)
+    assert data["phase"] == {"kind": "playing"} and data["current"] == "a"
+
+
+def test_tax_return_wrong_count_rejected() -> None:
+    state = return_position()
+    err = rejected(state, "a", {"type": "returnTax", "cardIds": cards(1)}, "wrong_return_count")
+    assert err.message == "돌려줄 카드 2장을 골라 주세요."
+    rejected(state, "b", {"type": "returnTax", "cardIds": [card(8), card(11)]}, "wrong_return_count")
+    rejected(state, "b", {"type": "returnTax", "cardIds": []}, "wrong_return_count")
+
+
+def test_tax_return_twice_or_by_a_payer_rejected() -> None:
+    state = return_position()
+    GAME.apply(state, "b", {"type": "returnTax", "cardIds": cards(11)})
+    rejected(state, "b", {"type": "returnTax", "cardIds": cards(8)}, "already_returned")
+    rejected(state, "e", {"type": "returnTax", "cardIds": [J1]}, "nothing_owed")
+
+
+# --- 혁명 -------------------------------------------------------------------------------
+
+
+def revolution_position(holder: str):  # type: ignore[no-untyped-def]
+    hands = {p: cards(4 + i, 4 + i) for i, p in enumerate(FIVE)}
+    hands[holder] = [*hands[holder], J1, J2]
+    return position(hands, phase={"kind": "revolutionCheck", "confirmed": dict.fromkeys(FIVE, False)})
+
+
+def test_revolution_by_commoner_no_tax_ranks_unchanged() -> None:
+    state = revolution_position("c")
+    GAME.apply(state, "a", {"type": "confirmHand"})
+    events = GAME.apply(state, "c", {"type": "confirmHand", "declareRevolution": True})
+    assert events == [{"type": "revolution", "player": "c", "kind": "revolution"}]
+    data = GAME.to_json(state)
+    assert data["order"] == FIVE and data["revolution"] == "revolution"
+    assert data["phase"] == {"kind": "playing"} and data["current"] == "a" and data["taxLog"] == []
+    assert hand_ids(state, "e") == cards(8, 8)
+
+
+def test_great_revolution_by_last_rank_reverses_order_and_new_first_leads() -> None:
+    state = revolution_position("e")
+    events = GAME.apply(state, "e", {"type": "confirmHand", "declareRevolution": True})
+    assert events == [{"type": "revolution", "player": "e", "kind": "great"}]
+    data = GAME.to_json(state)
+    assert data["order"] == ["e", "d", "c", "b", "a"] and data["revolution"] == "great"
+    assert data["current"] == "e" and data["taxLog"] == []
+    assert GAME.pending(state)[0].player == "e"
+    assert GAME.view(state, "a")["titles"] == {"e": "대왕", "d": "소왕", "c": "평민", "b": "소농노", "a": "대농노"}
+    # turn order is reversed too: after e comes d
+    GAME.apply(state, "e", {"type": "play", "cardIds": [card(8)]})
+    assert GAME.to_json(state)["current"] == "d"
+
+
+def test_revolution_declared_without_both_jesters_rejected() -> None:
+    state = revolution_position("c")
+    err = rejected(state, "b", {"type": "confirmHand", "declareRevolution": True}, "no_two_jesters")
+    assert err.message == "광대 2장이 있어야 혁명할 수 있어요."
+
+
+def test_revolution_not_declared_then_tax_after_all_confirm() -> None:
+    state = revolution_position("e")
+    for player in FIVE[:-1]:
+        assert GAME.apply(state, player, {"type": "confirmHand", "declareRevolution": False}) == []
+    events = GAME.apply(state, "e", {"type": "confirmHand"})
+    assert [e["type"] for e in events] == ["taxPaid", "taxPaid"]
+    assert GAME.to_json(state)["revolution"] == "none"
+
+
+# --- 혁명 정보 유출 -------------------------------------------------------------------------
+
+
+def test_revolution_check_looks_the_same_with_or_without_a_jester_pair() -> None:
+    with_pair = revolution_position("c")
+    hands = {p: cards(4 + i, 4 + i) for i, p in enumerate(FIVE)}
+    hands["c"] += [J1]
+    hands["d"] += [J2]
+    without = position(hands, phase={"kind": "revolutionCheck", "confirmed": dict.fromkeys(FIVE, False)})
+    for viewer in ["a", "b", "d", "e", None]:
+        seen_with, seen_without = GAME.view(with_pair, viewer), GAME.view(without, viewer)
+        assert seen_with.keys() == seen_without.keys()
+        assert seen_with["phase"] == seen_without["phase"]
+        assert "canDeclareRevolution" not in seen_with
+    assert GAME.pending(with_pair) == GAME.pending(without)
+    phases = {GAME.to_json(GAME.setup({}, FIVE, seed=s))["phase"]["kind"] for s in range(30)}
+    assert phases == {"revolutionCheck"}
+
+
+def test_can_declare_revolution_only_in_the_holders_own_view() -> None:
+    state = revolution_position("c")
+    assert GAME.view(state, "c")["canDeclareRevolution"] is True
+    for viewer in ["a", "b", "d", "e", None]:
+        assert "canDeclareRevolution" not in GAME.view(state, viewer)
+    GAME.apply(state, "a", {"type": "confirmHand"})
+    assert GAME.view(state, "b")["phase"]["confirmed"] == {"a": True, "b": False, "c": False, "d": False, "e": False}
+
+
+# --- 따라 내기 -----------------------------------------------------------------------------
+
+
+def follow_position(*ids: str, rank: int, hand: list[str]):  # type: ignore[no-untyped-def]
+    hands = {"a": cards(12, 12), "b": hand, "c": cards(11), "d": cards(10), "e": cards(9, 9)}
+    return position(hands, trick=top("a", *ids, rank=rank), current="b")
+
+
+NINE_THREE = (card(9, 1), card(9, 2), card(9, 3))
+
+
+def test_follow_9x3_rejects_8x2_count_differs() -> None:
+    state = follow_position(*NINE_THREE, rank=9, hand=cards(8, 8, 8, 4, 4))
+    err = rejected(state, "b", {"type": "play", "cardIds": cards(8, 8)}, "wrong_count")
+    assert err.message == "앞사람과 같은 장수(3장)로 내야 해요."
+
+
+def test_follow_9x3_rejects_9x3_same_number() -> None:
+    state = follow_position(*NINE_THREE, rank=9, hand=[card(9, 4), card(9, 5), card(9, 6), card(4)])
+    err = rejected(state, "b", {"type": "play", "cardIds": [card(9, 4), card(9, 5), card(9, 6)]}, "not_lower")
+    assert err.message == "더 낮은 숫자만 낼 수 있어요."
+
+
+def test_follow_4_4_jester_allowed() -> None:
+    state = follow_position(*NINE_THREE, rank=9, hand=[*cards(4, 4, 6), J1])
+    events = GAME.apply(state, "b", {"type": "play", "cardIds": [*cards(4, 4), J1]})
+    assert events[0] == {"type": "played", "player": "b", "cardIds": [*cards(4, 4), J1], "count": 3, "rank": 4}
+
+
+def test_follow_two_jesters_and_1_allowed_as_1x3() -> None:
+    state = follow_position(*NINE_THREE, rank=9, hand=[card(1), card(6), J1, J2])
+    events = GAME.apply(state, "b", {"type": "play", "cardIds": [J1, card(1), J2]})
+    assert events[0]["count"] == 3 and events[0]["rank"] == 1
+
+
+def test_follow_mixed_numbers_rejected() -> None:
+    state = follow_position(*NINE_THREE, rank=9, hand=[*cards(4, 4, 5), J1])
+    err = rejected(state, "b", {"type": "play", "cardIds": cards(4, 4, 5)}, "mixed_numbers")
+    assert err.message == "같은 숫자끼리만 낼 수 있어요."
+
+
+# --- 광대 단독 -----------------------------------------------------------------------------
+
+
+def test_lone_jester_on_12_rejected() -> None:
+    state = follow_position(card(12, 3), rank=12, hand=[J1, card(11)])
+    rejected(state, "b", {"type": "play", "cardIds": [J1]}, "not_lower")
+
+
+def test_lead_lone_jester_is_13_and_any_single_beats_it() -> None:
+    hands = {"a": [J1, card(5)], "b": cards(12, 12), "c": cards(11), "d": cards(10), "e": cards(9)}
+    state = position(hands, current="a")
+    events = GAME.apply(state, "a", {"type": "play", "cardIds": [J1]})
+    assert events[0]["rank"] == 13 and events[0]["count"] == 1
+    GAME.apply(state, "b", {"type": "play", "cardIds": [card(12)]})
+    assert GAME.to_json(state)["trick"]["top"]["rank"] == 12
+
+
+def test_lead_two_jesters_alone_are_13x2() -> None:
+    hands = {"a": [J1, J2, card(5)], "b": cards(12, 12), "c": cards(11), "d": cards(10), "e": cards(9)}
+    state = position(hands, current="a")
+    events = GAME.apply(state, "a", {"type": "play", "cardIds": [J1, J2]})
+    assert (events[0]["count"], events[0]["rank"]) == (2, 13)
+
+
+# --- 트릭 종료 -----------------------------------------------------------------------------
+
+
+def test_trick_ends_when_all_but_the_last_player_pass_and_they_lead() -> None:
+    # spec 5.3: A 7x2, B 5x2, C pass, D 2+jester, E pass, A pass, B pass, C pass -> D leads
+    hands = {
+        "A": cards(7, 7, 1, 9),
+        "B": cards(5, 5, 10),
+        "C": cards(6, 11),
+        "D": [card(2), J1, card(12)],
+        "E": cards(8, 8),
+    }
+    state = position(hands, current="A")
+    GAME.apply(state, "A", {"type": "play", "cardIds": cards(7, 7)})
+    GAME.apply(state, "B", {"type": "play", "cardIds": cards(5, 5)})
+    GAME.apply(state, "C", {"type": "pass"})
+    GAME.apply(state, "D", {"type": "play", "cardIds": [card(2), J1]})
+    for player in ["E", "A", "B"]:
+        assert GAME.apply(state, player, {"type": "pass"}) == [{"type": "passed", "player": player}]
+    events = GAME.apply(state, "C", {"type": "pass"})
+    assert events[-1] == {"type": "trickWon", "player": "D", "next": "D"}
+    data = GAME.to_json(state)
+    assert data["current"] == "D" and data["trick"]["top"] is None and data["trick"]["pile"] == []
+    assert len(data["discard"]) == 6
+    rejected(state, "D", {"type": "pass"}, "cannot_pass_lead")
+
+
+def test_trick_after_last_set_emptied_hand_next_player_leads() -> None:
+    hands = {"a": cards(3), "b": cards(12, 12), "c": cards(11), "d": cards(10), "e": cards(9)}
+    state = position(hands, current="a")
+    events = GAME.apply(state, "a", {"type": "play", "cardIds": cards(3)})
+    assert events[1] == {"type": "handEmptied", "player": "a", "place": 1}
+    for player in ["b", "c", "d"]:
+        GAME.apply(state, player, {"type": "pass"})
+    events = GAME.apply(state, "e", {"type": "pass"})
+    assert events[-1] == {"type": "trickWon", "player": "a", "next": "b"}
+    assert GAME.to_json(state)["current"] == "b"
+
+
+def test_trick_after_last_set_emptied_hand_the_others_may_still_answer() -> None:
+    hands = {"a": cards(9), "b": cards(12, 12), "c": cards(5, 11), "d": cards(10), "e": cards(8)}
+    state = position(hands, current="a")
+    GAME.apply(state, "a", {"type": "play", "cardIds": cards(9)})
+    GAME.apply(state, "b", {"type": "pass"})
+    GAME.apply(state, "c", {"type": "play", "cardIds": cards(5)})
+    for player in ["d", "e"]:
+        GAME.apply(state, player, {"type": "pass"})
+    events = GAME.apply(state, "b", {"type": "pass"})  # a is out and skipped
+    assert events[-1] == {"type": "trickWon", "player": "c", "next": "c"}
+
+
+def test_rejection_messages_for_passing_a_lead() -> None:
+    state = position({p: cards(9) for p in FIVE}, current="a")
+    err = rejected(state, "a", {"type": "pass"}, "cannot_pass_lead")
+    assert err.message == "새로 시작할 때는 패스할 수 없어요."
+
+
+# --- passLocksOut -----------------------------------------------------------------------
+
+
+def lockout_position(locks: bool):  # type: ignore[no-untyped-def]
+    hands = {"a": cards(10, 10, 12), "b": cards(9, 4, 12), "c": cards(8, 11), "d": cards(11, 11), "e": cards(12, 12)}
+    state = position(hands, options={"passLocksOut": locks}, current="a")
+    GAME.apply(state, "a", {"type": "play", "cardIds": cards(10)})
+    GAME.apply(state, "b", {"type": "pass"})
+    GAME.apply(state, "c", {"type": "play", "cardIds": cards(8)})
+    GAME.apply(state, "d", {"type": "pass"})
+    GAME.apply(state, "e", {"type": "pass"})
+    GAME.apply(state, "a", {"type": "pass"})
+    return state
+
+
+def test_pass_locks_out_off_passer_may_play_again() -> None:
+    state = lockout_position(False)
+    assert GAME.to_json(state)["current"] == "b"
+    GAME.apply(state, "b", {"type": "play", "cardIds": cards(4)})
+    assert GAME.to_json(state)["trick"]["top"]["by"] == "b"
+
+
+def test_pass_locks_out_on_passer_is_skipped() -> None:
+    state = lockout_position(True)
+    # b, d, e and a all passed once: c's 8 wins the trick without b getting another turn
+    data = GAME.to_json(state)
+    assert data["current"] == "c" and data["trick"]["top"] is None
+
+
+def test_pass_locks_out_on_skips_the_passer_within_the_trick() -> None:
+    hands = {"a": cards(10, 12), "b": cards(9, 4, 12), "c": cards(8, 11), "d": cards(7, 11), "e": cards(12, 12)}
+    state = position(hands, options={"passLocksOut": True}, current="a")
+    GAME.apply(state, "a", {"type": "play", "cardIds": cards(10)})
+    GAME.apply(state, "b", {"type": "pass"})
+    GAME.apply(state, "c", {"type": "play", "cardIds": cards(8)})
+    GAME.apply(state, "d", {"type": "play", "cardIds": cards(7)})
+    GAME.apply(state, "e", {"type": "pass"})
+    assert GAME.to_json(state)["current"] == "a"
+    GAME.apply(state, "a", {"type": "pass"})
+    assert GAME.to_json(state)["current"] == "c"  # b is skipped
+    assert GAME.to_json(state)["trick"]["lockedOut"] == ["b", "e", "a"]
+    rejected(state, "b", {"type": "play", "cardIds": cards(4)}, "not_your_turn")
+
+
+# --- 라운드 종료 ---------------------------------------------------------------------------
+
+
+def test_round_ends_with_one_player_left_who_becomes_last_rank() -> None:
+    hands = {"a": [], "b": [], "c": cards(4), "d": cards(11, 12), "e": []}
+    state = position(hands, current="c", finishOrder=["e", "a", "b"], options={"rounds": 3})
+    events = GAME.apply(state, "c", {"type": "play", "cardIds": cards(4)})
+    kinds = [e["type"] for e in events]
+    assert kinds[:3] == ["played", "handEmptied", "roundOver"]
+    assert events[2] == {
+        "type": "roundOver",
+        "round": 1,
+        "order": ["e", "a", "b", "c", "d"],
+        "points": {"e": 4, "a": 3, "b": 2, "c": 1, "d": 0},
+    }
+    assert kinds[3] == "dealt"  # the next round is dealt in the same step
+
+
+def test_next_round_order_is_the_finish_order() -> None:
+    hands = {"a": [], "b": [], "c": cards(4), "d": cards(11, 12), "e": []}
+    state = position(hands, current="c", finishOrder=["e", "a", "b"], options={"rounds": 3})
+    GAME.apply(state, "c", {"type": "play", "cardIds": cards(4)})
+    data = GAME.to_json(state)
+    assert data["round"] == 2 and data["order"] == ["e", "a", "b", "c", "d"]
+    assert data["phase"]["kind"] == "revolutionCheck" and data["finishOrder"] == []
+    assert [len(data["hands"][p]) for p in data["order"]] == [16] * 5
+    assert data["roundResults"] == [{"order": ["e", "a", "b", "c", "d"], "revolution": "none"}]
+
+
+# --- 점수 -------------------------------------------------------------------------------
+
+
+def last_round_position(scoring: str):  # type: ignore[no-untyped-def]
+    # rounds 1 and 2 already played; round 3 finishes e, b, a, then c, leaving d last
+    hands = {"a": [], "b": [], "c": cards(4), "d": cards(11, 12), "e": []}
+    return position(
+        hands,
+        options={"rounds": 3, "scoring": scoring},
+        round=3,
+        current="c",
+        finishOrder=["e", "b", "a"],
+        roundResults=[
+            {"order": ["a", "b", "c", "d", "e"], "revolution": "none"},
+            {"order": ["b", "a", "d", "c", "e"], "revolution": "none"},
+        ],
+        totals={"a": 7, "b": 7, "c": 3, "d": 3, "e": 0},
+    )
+
+
+def test_scoring_five_players_three_rounds_rank_points_and_last_round_tie_break() -> None:
+    state = last_round_position("rank-points")
+    events = GAME.apply(state, "c", {"type": "play", "cardIds": cards(4)})
+    assert GAME.is_over(state) and events[-1]["type"] == "gameOver"
+    result = GAME.result(state)
+    assert events[-1]["result"] == result
+    assert result is not None
+    # totals: b 10, a 9, e 4 and c 4 (e was 1st in the last round, c 4th), d 3
+    assert result["ranking"] == [
+        {"player": "b", "rank": 1, "total": 10, "roundRanks": [2, 1, 2]},
+        {"player": "a", "rank": 2, "total": 9, "roundRanks": [1, 2, 3]},
+        {"player": "e", "rank": 3, "total": 4, "roundRanks": [5, 5, 1]},
+        {"player": "c", "rank": 4, "total": 4, "roundRanks": [3, 4, 4]},
+        {"player": "d", "rank": 5, "total": 3, "roundRanks": [4, 3, 5]},
+    ]
+    assert result["winner"] == ["b"]
+    assert result["summary"] == "3라운드 동안 b 님이 10점으로 1등을 했어요!"
+
+
+def test_scoring_last_round_mode_ranks_by_the_last_round() -> None:
+    state = last_round_position("last-round")
+    GAME.apply(state, "c", {"type": "play", "cardIds": cards(4)})
+    result = GAME.result(state)
+    assert result is not None
+    assert [r["player"] for r in result["ranking"]] == ["e", "b", "a", "c", "d"]
+    assert result["winner"] == ["e"] and "달무티" not in result["summary"]
+
+
+# --- 시간 초과 -----------------------------------------------------------------------------
+
+
+def test_timeout_lead_plays_all_of_the_highest_number() -> None:
+    hands = {"a": [*cards(3, 7, 9, 9, 9), J1], "b": cards(12), "c": cards(11), "d": cards(10), "e": cards(8)}
+    state = position(hands, current="a")
+    assert GAME.on_timeout(state, "a") == {"type": "play", "cardIds": cards(9, 9, 9)}
+    only_jesters = position({**hands, "a": [J1, J2]}, current="a")
+    assert GAME.on_timeout(only_jesters, "a") == {"type": "play", "cardIds": [J1, J2]}
+
+
+def test_timeout_follow_passes() -> None:
+    state = follow_position(card(12, 3), rank=12, hand=cards(3, 5))
+    assert GAME.on_timeout(state, "b") == {"type": "pass"}
+
+
+def test_timeout_tax_return_gives_the_highest_number_cards() -> None:
+    state = return_position()  # a holds 1, 3 (received) and 12, 12
+    action = GAME.on_timeout(state, "a")
+    assert sorted(action["cardIds"]) == cards(12, 12)
+    GAME.apply(state, "a", action)
+
+
+def test_timeout_revolution_check_confirms_without_declaring() -> None:
+    state = revolution_position("c")
+    assert GAME.on_timeout(state, "c") == {"type": "confirmHand", "declareRevolution": False}
+
+
+def test_timeout_deadlines_per_phase() -> None:
+    state = revolution_position("c")
+    assert {(p.kind, p.seconds) for p in GAME.pending(state)} == {("confirmHand", 20)}
+    assert len(GAME.pending(state)) == 5
+    state = return_position()
+    assert [(p.player, p.kind, p.seconds) for p in GAME.pending(state)] == [
+        ("a", "returnTax", 30),
+        ("b", "returnTax", 30),
+    ]
+    state = position({p: cards(9) for p in FIVE}, options={"turnSeconds": 45}, current="c")
+    assert [(p.player, p.kind, p.seconds) for p in GAME.pending(state)] == [("c", "play", 45)]
+
+
+# --- 정보 유출 -----------------------------------------------------------------------------
+
+
+def test_no_leak_spectator_and_other_players_see_no_hands_or_tax_cards() -> None:
+    state = return_position()
+    hands = {p: set(hand_ids(state, p)) for p in FIVE}
+    taxed = {"a": set(cards(1, 3)), "e": set(cards(1, 3)), "b": {card(8)}, "d": {card(8)}}
+    for viewer in [*FIVE, None]:
+        seen = GAME.view(state, viewer)
+        visible = ids_in(seen)
+        own = hands.get(viewer, set()) if viewer else set()
+        assert visible <= own | taxed.get(viewer or "", set())
+        assert "rng" not in seen and "hands" not in seen
+        assert seen["handCounts"] == {p: len(hands[p]) for p in FIVE}
+        for move in seen["tax"]:
+            assert ("cardIds" in move) == (viewer in (move["from"], move["to"]))
+    assert GAME.view(state, None)["hand"] is None
+    paid = {"type": "taxPaid", "from": "e", "to": "a", "count": 2, "cardIds": cards(1, 3)}
+    assert GAME.redact_event(paid, "c") == {"type": "taxPaid", "from": "e", "to": "a", "count": 2}
+    assert GAME.redact_event(paid, None) == {"type": "taxPaid", "from": "e", "to": "a", "count": 2}
+    assert GAME.redact_event(paid, "a") == paid and GAME.redact_event(paid, "e") == paid
+
+
+# --- 거부되는 행동 -------------------------------------------------------------------------
+
+
+def test_out_of_turn_play_rejected_state_unchanged() -> None:
+    state = position({p: cards(9, 5) for p in FIVE}, current="a")
+    err = rejected(state, "b", {"type": "play", "cardIds": cards(9)}, "not_your_turn")
+    assert err.message == "지금은 내 차례가 아니에요."
+    rejected(state, "zed", {"type": "play", "cardIds": cards(9)}, "not_a_player")
+
+
+def test_card_not_in_hand_rejected_state_unchanged() -> None:
+    state = position({p: cards(9, 5) for p in FIVE}, current="a")
+    rejected(state, "a", {"type": "play", "cardIds": [card(12, 3)]}, "not_in_hand")
+    rejected(state, "a", {"type": "play", "cardIds": ["99-99"]}, "unknown_card")
+
+
+def test_duplicate_packet_rejected_state_unchanged() -> None:
+    state = position({p: cards(9, 9, 5) for p in FIVE}, current="a")
+    rejected(state, "a", {"type": "play", "cardIds": [card(9), card(9)]}, "duplicate_card")
+    GAME.apply(state, "a", {"type": "play", "cardIds": cards(9, 9)})
+    rejected(state, "a", {"type": "play", "cardIds": cards(9, 9)})  # the same packet again
+    state = revolution_position("c")
+    GAME.apply(state, "a", {"type": "confirmHand"})
+    rejected(state, "a", {"type": "confirmHand"}, "already_confirmed")
