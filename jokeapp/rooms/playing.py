@@ -9,6 +9,7 @@ from jokeapp.core.contract import Action
 from jokeapp.core.errors import GameError
 from jokeapp.rooms import commands as cmd
 from jokeapp.rooms.members import token_key
+from jokeapp.store.api import StoreError
 
 if TYPE_CHECKING:
     from jokeapp.rooms.room import Room
@@ -96,6 +97,11 @@ async def _apply(
     except GameError as exc:
         if conn is not None:
             conn.send(room.game_error(exc, client_seq))
+        return False
+    except StoreError:
+        if conn is not None:
+            conn.send(error_message("internal", client_seq))
+        room.schedule()
         return False
     except Exception:
         # An engine that raises something else on odd input may have half-changed its state:

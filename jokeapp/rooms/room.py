@@ -23,7 +23,7 @@ from jokeapp.rooms.deadlines import AbsenceRules, DeadlineBook, rules_for
 from jokeapp.rooms.errors import RoomError
 from jokeapp.rooms.match import LoggedStep, Match
 from jokeapp.rooms.members import Seat, Spectator
-from jokeapp.store.api import ActionRow, RoomRow, Store
+from jokeapp.store.api import ActionRow, RoomRow, Store, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -298,10 +298,10 @@ class Room:
         )
         try:
             await self.store.append_action(row)
-        except Exception:
+        except Exception as exc:
             log.exception("room %s: action not stored; rolling back", self.room_id)
             await self.reload_match()
-            raise
+            raise StoreError("action not stored") from exc
         if client_seq is not None:
             self.last_client_seq[actor] = client_seq
         if auto:

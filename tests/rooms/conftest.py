@@ -67,16 +67,19 @@ async def settle(manager: RoomManager) -> None:
 
 
 async def tick(manager: RoomManager, clock: FakeClock, seconds: float) -> None:
-    """Moves the clock, letting rooms handle what the timers posted, including chains."""
+    """Moves the clock, stopping at each due timer so rooms act at the exact instant."""
     await settle(manager)
-    clock.advance(seconds)
-    for _ in range(10_000):
-        await settle(manager)
+    target = clock.now() + seconds
+    for _ in range(100_000):
         due = clock.next_due()
-        if due is None or due > 0:
-            return
-        clock.advance(0)
-    raise AssertionError("timers keep firing at the same instant")
+        if due is None or clock.now() + due > target:
+            break
+        clock.advance(max(due, 0.0))
+        await settle(manager)
+    else:
+        raise AssertionError("timers keep firing at the same instant")
+    clock.advance(max(target - clock.now(), 0.0))
+    await settle(manager)
 
 
 async def run_until_over(manager: RoomManager, clock: FakeClock, room: Room, step: float = 1.0) -> None:

@@ -1,0 +1,164 @@
+"""Both specs' section 8.5 under the fake clock: timeouts, disconnect grace, AFK, short deadlines."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from jokeapp.rooms import commands as cmd
+from jokeapp.rooms.clock import FakeClock
+from jokeapp.rooms.manager import RoomManager, installed_games
+from jokeapp.rooms.room import Room
+from jokeapp.store.memory import MemoryStore
+from tests.rooms.conftest import FakeConn, run_until_over, tick
+
+GAMES = installed_games()
+needs_marble = pytest.mark.skipif("marble" not in GAMES, reason="marble engine not installed yet")
+needs_dalmuti = pytest.mark.skipif("dalmuti" not in GAMES, reason="dalmuti engine not installed yet")
+
+
+async def room_with(
+    manager: RoomManager, game: str, people: int, bots: int, options: dict[str, Any] | None = None
+) -> tuple[Room, list[str], list[FakeConn]]:
+    room, host, _ = await manager.create(game, options or {}, "n1")
+    tokens = [host]
+    for i in range(2, people + 1):
+        token, _ = await room.call(cmd.Join(f"n{i}", "player"))
+        tokens.append(token)
+    for _ in range(bots):
+        await room.call(cmd.AddBot(host, "heuristic"))
+    conns = []
+    for token in tokens:
+        conn = FakeConn()
+        await room.call(cmd.Connect(conn, token))
+        conns.append(conn)
+    await room.call(cmd.Start(host))
+    return room, tokens, conns
+
+
+def autos(store: MemoryStore, room: Room) -> list[tuple[str, dict[str, Any]]]:
+    return [(a.actor, a.action) for a in store.actions[(room.room_id, room.match_no)] if a.auto]
+
+
+def pending_of(room: Room, player: str) -> list[dict[str, Any]]:
+    return [p for p in room.pending_info() if p["player"] == player]
+
+
+async def until_pending(manager: RoomManager, clock: FakeClock, room: Room, player: str, kind: str | None = None) -> None:
+    for _ in range(10_000):
+        if any(p["kind"] == kind or kind is None for p in pending_of(room, player)):
+            return
+        assert room.status == "playing"
+        await tick(manager, clock, 0.5)
+    raise AssertionError(f"{player} never pending")
+
+
+@needs_marble
+async def test_marble_timeout_turn_start_rolls_and_decide_passes(
+    manager: RoomManager, clock: FakeClock, store: MemoryStore
+) -> None:
+    room, _, _ = await room_with(manager, "marble", 2, 0, {"turnSeconds": 15})
+    first = room.pending_info()[0]["player"]
+    await tick(manager, clock, 14.9)
+    assert autos(store, room) == []
+    await tick(manager, clock, 0.2)
+    assert autos(store, room)[0] == (first, {"type": "ROLL"})
+    await tick(manager, clock, 15 * 200)
+    kinds_seen = {a["type"] for _, a in autos(store, room)}
+    assert kinds_seen <= {"ROLL", "PASS", "SPACE_TRAVEL", "SELL", "CONCEDE"} and "BUY" not in kinds_seen
+
+
+@needs_marble
+async def test_marble_disconnect_gets_five_seconds_of_grace_then_acts_at_once(
+    manager: RoomManager, clock: FakeClock, store: MemoryStore
+) -> None:
+    room, tokens, conns = await room_with(manager, "marble", 2, 0, {"turnSeconds": 60})
+    first = room.pending_info()[0]["player"]
+    await room.call(cmd.Disconnect(conns[int(first[1:]) - 1]))
+    assert pending_of(room, first)[0]["deadline"] == int((clock.now() + 5) * 1000)
+    await tick(manager, clock, 4.9)
+    assert autos(store, room) == []
+    await tick(manager, clock, 0.1)
+    assert autos(store, room)[0] == (first, {"type": "ROLL"})
+    # From now on the absent player's decisions are taken at once, without waiting 60 s: after
+    # every settle nothing of theirs is left open, while the present player's turns wait.
+    for _ in range(200):
+        await tick(manager, clock, 7)
+        assert pending_of(room, first) == []
+        if room.status == "finished":
+            break
+    assert len(autos(store, room)) > 3
+
+
+@needs_marble
+async def test_marble_afk_two_rounds_offers_the_host_kick_or_keep(
+    manager: RoomManager, clock: FakeClock, store: MemoryStore
+) -> None:
+    room, tokens, conns = await room_with(manager, "marble", 2, 1, {"turnSeconds": 15, "maxRounds": 0})
+    await room.call(cmd.Disconnect(conns[1]))
+    for _ in range(2000):
+        if room.afk_offers:
+            break
+        await tick(manager, clock, 1)
+    assert room.afk_offers == {"p2": 2}
+    offers = [u["room"]["afkOffers"] for u in conns[0].of_type("update") if u["room"]]
+    assert [{"playerId": "p2", "rounds": 2}] in offers
+    info = await room.call(cmd.AfkAnswer(tokens[0], "p2", "keep"))
+    assert info["afkOffers"] == [] and room.afk_turns["p2"] == 0
+    for _ in range(2000):
+        if room.afk_offers:
+            break
+        await tick(manager, clock, 1)
+    await room.call(cmd.AfkAnswer(tokens[0], "p2", "kick"))
+    assert ("p2", {"type": "CONCEDE"}) in autos(store, room)
+    assert room.match is not None and room.game.to_json(room.match.state)["players"]["p2"]["alive"] is False
+
+
+@needs_marble
+async def test_marble_disconnected_player_turns_are_automatic_and_game_ends(
+    manager: RoomManager, clock: FakeClock
+) -> None:
+    room, _, conns = await room_with(manager, "marble", 1, 1, {"maxRounds": 15})
+    await room.call(cmd.Disconnect(conns[0]))
+    await run_until_over(manager, clock, room, 2)
+    assert room.status == "finished" and room.match is not None and room.game.result(room.match.state)
+
+
+@needs_dalmuti
+async def test_dalmuti_timeouts_confirm_without_revolution_and_play_on(
+    manager: RoomManager, clock: FakeClock, store: MemoryStore
+) -> None:
+    room, _, _ = await room_with(manager, "dalmuti", 4, 0)
+    await tick(manager, clock, 20.01)
+    confirms = autos(store, room)
+    assert len(confirms) == 4
+    assert all(a["type"] == "confirmHand" and not a.get("declareRevolution") for _, a in confirms)
+
+
+@needs_dalmuti
+async def test_dalmuti_three_timeouts_in_a_row_shorten_the_deadline_to_five_seconds(
+    manager: RoomManager, clock: FakeClock, store: MemoryStore
+) -> None:
+    room, tokens, conns = await room_with(manager, "dalmuti", 1, 3, {"turnSeconds": 30})
+    for _ in range(5000):
+        if room.book.timeouts_in_row.get("p1", 0) >= 3 and pending_of(room, "p1"):
+            break
+        await tick(manager, clock, 0.5)
+    decision = next(d for d in room.book.decisions if d.player == "p1")
+    assert pending_of(room, "p1")[0]["deadline"] == int((decision.since + 5) * 1000)
+    # acting themselves gives the normal deadline back
+    await room.call(cmd.ClientAction(conns[0], 1, room.game.on_timeout(room.match.state, "p1")))  # type: ignore[union-attr]
+    assert room.book.timeouts_in_row["p1"] == 0
+
+
+@needs_dalmuti
+async def test_dalmuti_disconnect_removes_nobody_and_keeps_normal_deadlines(
+    manager: RoomManager, clock: FakeClock
+) -> None:
+    room, _, conns = await room_with(manager, "dalmuti", 4, 0, {"rounds": 1})
+    await room.call(cmd.Disconnect(conns[0]))
+    assert pending_of(room, "p1")[0]["deadline"] == int((clock.now() + 20) * 1000)
+    await run_until_over(manager, clock, room, 5)
+    result = room.game.result(room.match.state)  # type: ignore[union-attr]
+    assert result is not None and {r["player"] for r in result["ranking"]} == {"p1", "p2", "p3", "p4"}
