@@ -1,0 +1,317 @@
+"""The store on SQL: SQLite (aiosqlite) by default, PostgreSQL (asyncpg) for production.
+
+Writes from every room go through one writer task that commits them in batches: a room
+awaits its write, so an action is durable before its update is sent, while a thousand busy
+rooms share one commit instead of paying one each.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import event
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+from jokeapp.store import tables as t
+from jokeapp.store.api import (
+    ActionRow,
+    LoadedRoom,
+    MatchRow,
+    RoomRow,
+    SeatRow,
+    SpectatorRow,
+    StoreError,
+)
+
+log = logging.getLogger(__name__)
+
+BATCH_LIMIT = 500
+ALEMBIC_INI = Path(__file__).with_name("alembic.ini")
+
+Write = Callable[[AsyncConnection], Any]
+
+
+def database_url(db: str) -> str:
+    """``--db`` takes a SQLite file path or a postgresql:// URL."""
+    if db.startswith(("postgresql://", "postgres://")):
+        return "postgresql+asyncpg://" + db.split("://", 1)[1]
+    if "://" in db:
+        return db
+    if db == ":memory:":
+        return "sqlite+aiosqlite:///:memory:"
+    return f"sqlite+aiosqlite:///{Path(db).expanduser().resolve()}"
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+class SqlStore:
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self._queue: asyncio.Queue[tuple[Write, asyncio.Future[None]]] = asyncio.Queue()
+        self._writer: asyncio.Task[None] | None = None
+
+    @classmethod
+    async def open(cls, db: str, *, schema: str | None = None) -> SqlStore:
+        """Connects, runs the migrations, and starts the writer."""
+        url = database_url(db)
+        kwargs: dict[str, Any] = {}
+        if url.startswith("postgresql"):
+            if schema:
+                kwargs["connect_args"] = {"server_settings": {"search_path": schema}}
+            kwargs["pool_size"] = 5
+        engine = create_async_engine(url, **kwargs)
+        if url.startswith("sqlite"):
+            event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+        store = cls(engine)
+        await store.migrate()
+        store._writer = asyncio.get_running_loop().create_task(store._write_loop(), name="store-writer")
+        return store
+
+    async def migrate(self) -> None:
+        async with self.engine.begin() as conn:
+            await conn.run_sync(_upgrade)
+
+    async def close(self) -> None:
+        if self._writer is not None:
+            await self._queue.join()
+            self._writer.cancel()
+            self._writer = None
+        await self.engine.dispose()
+
+    # ------------------------------------------------------------ the writer
+
+    async def _write(self, write: Write) -> None:
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait((write, future))
+        await future
+
+    async def _write_loop(self) -> None:
+        while True:
+            batch = [await self._queue.get()]
+            while len(batch) < BATCH_LIMIT and not self._queue.empty():
+                batch.append(self._queue.get_nowait())
+            try:
+                await self._commit(batch)
+            finally:
+                for _ in batch:
+                    self._queue.task_done()
+
+    async def _commit(self, batch: list[tuple[Write, asyncio.Future[None]]]) -> None:
+        try:
+            async with self.engine.begin() as conn:
+                for write, _ in batch:
+                    await write(conn)
+        except Exception:
+            if len(batch) > 1:
+                # One bad write must not fail its neighbours: retry them one by one.
+                for item in batch:
+                    await self._commit([item])
+                return
+            write, future = batch[0]
+            log.exception("store write failed")
+            if not future.done():
+                future.set_exception(StoreError("write failed"))
+            return
+        for _, future in batch:
+            if not future.done():
+                future.set_result(None)
+
+    def _upsert(self, table: sa.Table, values: Mapping[str, Any], keys: list[str]) -> Write:
+        dialect = self.engine.dialect.name
+        if dialect == "postgresql":
+            from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+            stmt: Any = pg_insert(table).values(**values)
+        else:
+            from sqlalchemy.dialects.sqlite import insert as lite_insert
+
+            stmt = lite_insert(table).values(**values)
+        changes = {k: v for k, v in values.items() if k not in keys}
+        stmt = stmt.on_conflict_do_update(index_elements=keys, set_=changes) if changes else stmt.on_conflict_do_nothing()
+
+        async def run(conn: AsyncConnection) -> None:
+            await conn.execute(stmt)
+
+        return run
+
+    @staticmethod
+    def _statement(stmt: Any) -> Write:
+        async def run(conn: AsyncConnection) -> None:
+            await conn.execute(stmt)
+
+        return run
+
+    # ------------------------------------------------------------ writes
+
+    async def save_room(self, row: RoomRow) -> None:
+        values = {
+            "room_id": row.room_id, "code": row.code, "game": row.game, "options": _dumps(row.options),
+            "status": row.status, "match": row.match, "host_id": row.host_id, "created_at": row.created_at,
+        }
+        await self._write(self._upsert(t.rooms, values, ["room_id"]))
+
+    async def save_seat(self, row: SeatRow) -> None:
+        values = {
+            "room_id": row.room_id, "player_id": row.player_id, "nickname": row.nickname,
+            "token_key": row.token_key, "bot_policy": row.bot_policy,
+        }
+        await self._write(self._upsert(t.seats, values, ["room_id", "player_id"]))
+
+    async def delete_seat(self, room_id: str, player_id: str) -> None:
+        stmt = t.seats.delete().where(t.seats.c.room_id == room_id, t.seats.c.player_id == player_id)
+        await self._write(self._statement(stmt))
+
+    async def save_spectator(self, row: SpectatorRow) -> None:
+        values = {"room_id": row.room_id, "token_key": row.token_key, "nickname": row.nickname}
+        await self._write(self._upsert(t.spectators, values, ["room_id", "token_key"]))
+
+    async def delete_spectator(self, room_id: str, token_key: str) -> None:
+        stmt = t.spectators.delete().where(
+            t.spectators.c.room_id == room_id, t.spectators.c.token_key == token_key
+        )
+        await self._write(self._statement(stmt))
+
+    async def begin_match(self, row: MatchRow) -> None:
+        stmt = t.matches.insert().values(
+            room_id=row.room_id, match=row.match, seed=row.seed,
+            players=_dumps(row.players), options=_dumps(row.options),
+        )
+        await self._write(self._statement(stmt))
+
+    async def append_action(self, row: ActionRow) -> None:
+        stmt = t.actions.insert().values(
+            room_id=row.room_id, match=row.match, step=row.step, seq=row.seq, actor=row.actor,
+            action=_dumps(row.action), auto=row.auto, client_seq=row.client_seq,
+        )
+        await self._write(self._statement(stmt))
+
+    async def save_snapshot(self, room_id: str, match: int, step: int, state: dict[str, Any]) -> None:
+        values = {"room_id": room_id, "match": match, "step": step, "state": _dumps(state)}
+        await self._write(self._upsert(t.snapshots, values, ["room_id", "match", "step"]))
+
+    async def finish_match(self, room_id: str, match: int, result: dict[str, Any]) -> None:
+        values = {"room_id": room_id, "match": match, "result": _dumps(result)}
+        await self._write(self._upsert(t.results, values, ["room_id", "match"]))
+
+    # ------------------------------------------------------------ reads
+
+    async def code_taken(self, code: str) -> bool:
+        async with self.engine.connect() as conn:
+            found = await conn.scalar(sa.select(t.rooms.c.room_id).where(t.rooms.c.code == code))
+        return found is not None
+
+    async def unfinished_room_ids(self) -> list[str]:
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(sa.select(t.rooms.c.room_id).where(t.rooms.c.status != "finished"))
+            return [r[0] for r in rows]
+
+    async def load_room(self, ref: str) -> LoadedRoom | None:
+        async with self.engine.connect() as conn:
+            room_row = (
+                await conn.execute(sa.select(t.rooms).where(sa.or_(t.rooms.c.room_id == ref, t.rooms.c.code == ref)))
+            ).first()
+            if room_row is None:
+                return None
+            room = RoomRow(
+                room_row.room_id, room_row.code, room_row.game, json.loads(room_row.options),
+                room_row.status, room_row.match, room_row.host_id, room_row.created_at,
+            )
+            rid = room.room_id
+            seat_rows = await conn.execute(sa.select(t.seats).where(t.seats.c.room_id == rid))
+            spec_rows = await conn.execute(sa.select(t.spectators).where(t.spectators.c.room_id == rid))
+            loaded = LoadedRoom(
+                room=room,
+                seats=[SeatRow(rid, s.player_id, s.nickname, s.token_key, s.bot_policy) for s in seat_rows],
+                spectators=[SpectatorRow(rid, s.token_key, s.nickname) for s in spec_rows],
+            )
+            match = await self._match_row(conn, rid, room.match)
+            if match is None:
+                return loaded
+            loaded.match = match
+            snap = (
+                await conn.execute(
+                    sa.select(t.snapshots.c.step, t.snapshots.c.state)
+                    .where(t.snapshots.c.room_id == rid, t.snapshots.c.match == room.match)
+                    .order_by(t.snapshots.c.step.desc())
+                    .limit(1)
+                )
+            ).first()
+            start = 0
+            if snap is not None:
+                loaded.snapshot = (snap.step, json.loads(snap.state))
+                start = snap.step
+            loaded.tail = await self._actions(conn, rid, room.match, after=start)
+            summary = (
+                await conn.execute(
+                    sa.select(sa.func.max(t.actions.c.seq)).where(
+                        t.actions.c.room_id == rid, t.actions.c.match == room.match
+                    )
+                )
+            ).scalar()
+            loaded.last_seq = int(summary or 0)
+            per_actor = await conn.execute(
+                sa.select(t.actions.c.actor, sa.func.max(t.actions.c.client_seq))
+                .where(t.actions.c.room_id == rid, t.actions.c.match == room.match)
+                .group_by(t.actions.c.actor)
+            )
+            loaded.last_client_seq = {actor: int(value) for actor, value in per_actor if value is not None}
+            return loaded
+
+    async def match_log(self, room_id: str, match: int) -> tuple[MatchRow, list[ActionRow]] | None:
+        async with self.engine.connect() as conn:
+            row = await self._match_row(conn, room_id, match)
+            if row is None:
+                return None
+            return row, await self._actions(conn, room_id, match, after=0)
+
+    async def _match_row(self, conn: AsyncConnection, room_id: str, match: int) -> MatchRow | None:
+        found = (
+            await conn.execute(sa.select(t.matches).where(t.matches.c.room_id == room_id, t.matches.c.match == match))
+        ).first()
+        if found is None:
+            return None
+        result = await conn.scalar(
+            sa.select(t.results.c.result).where(t.results.c.room_id == room_id, t.results.c.match == match)
+        )
+        return MatchRow(
+            room_id, match, int(found.seed), json.loads(found.players), json.loads(found.options),
+            json.loads(result) if result is not None else None,
+        )
+
+    async def _actions(self, conn: AsyncConnection, room_id: str, match: int, after: int) -> list[ActionRow]:
+        rows = await conn.execute(
+            sa.select(t.actions)
+            .where(t.actions.c.room_id == room_id, t.actions.c.match == match, t.actions.c.step > after)
+            .order_by(t.actions.c.step)
+        )
+        return [
+            ActionRow(room_id, match, r.step, r.seq, r.actor, json.loads(r.action), bool(r.auto), r.client_seq)
+            for r in rows
+        ]
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cursor = dbapi_conn.cursor()
+    # WAL + NORMAL: a committed write survives the process being killed (it is in the OS
+    # page cache); only a power cut could lose the last commits.
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.close()
+
+
+def _upgrade(sync_conn: sa.Connection) -> None:
+    config = Config(str(ALEMBIC_INI))
+    config.set_main_option("script_location", str(ALEMBIC_INI.parent / "migrations"))
+    config.attributes["connection"] = sync_conn
+    command.upgrade(config, "head")
