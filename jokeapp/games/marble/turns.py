@@ -6,6 +6,10 @@ from jokeapp.core.contract import Event
 from jokeapp.games.marble.ranking import build_result
 from jokeapp.games.marble.state import FINISHED, TURN_START, MarbleState
 
+# maxRounds=0 means "until bankruptcy"; two careful players can out-earn every toll forever,
+# so even an unlimited table closes, by total assets, after this many rounds.
+UNLIMITED_ROUNDS_CAP = 100
+
 
 def finish_game(
     state: MarbleState, events: list[Event], reason: str, monopoly: tuple[str, str] | None = None
@@ -40,8 +44,8 @@ def end_turn(state: MarbleState, events: list[Event]) -> None:
             break
     if wrapped:
         events.append({"type": "roundEnd", "round": state.round})
-        max_rounds: int = state.options["maxRounds"]
-        if max_rounds and state.round >= max_rounds:
+        max_rounds: int = state.options["maxRounds"] or UNLIMITED_ROUNDS_CAP
+        if state.round >= max_rounds:
             finish_game(state, events, "roundLimit")
             return
         state.round += 1
