@@ -57,7 +57,9 @@ def money_moved(events: list[Event]) -> Counter[str]:
     return delta
 
 
-def assert_money_explained(before: dict[str, int], after: dict[str, int], events: list[Event]) -> None:
+def assert_money_explained(
+    before: dict[str, int], after: dict[str, int], events: list[Event]
+) -> None:
     delta = money_moved(events)
     for key in after:
         assert after[key] - before[key] == delta.get(key, 0), (key, before[key], after[key], events)

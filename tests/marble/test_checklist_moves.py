@@ -29,9 +29,21 @@ def test_salary_not_paid_when_backwards_card_crosses_start() -> None:
     s = table({"p1": at(0), "p2": at(0)}, deck=deck_with("L16"))
     events = roll(s, "p1", 1, 1)
     moves = of_kind(events, "moved")
-    assert moves[1] == {"type": "moved", "player": "p1", "from": 2, "to": 39, "passedStart": False, "by": "card"}
+    assert moves[1] == {
+        "type": "moved",
+        "player": "p1",
+        "from": 2,
+        "to": 39,
+        "passedStart": False,
+        "by": "card",
+    }
     assert of_kind(events, "salary") == []
-    assert s.players["p1"].cash == 300 and s.phase == "decide" and s.decision is not None and s.decision.pos == 39
+    assert (
+        s.players["p1"].cash == 300
+        and s.phase == "decide"
+        and s.decision is not None
+        and s.decision.pos == 39
+    )
 
 
 def test_double_rolls_again_after_landing() -> None:
@@ -116,7 +128,13 @@ def test_escape_card_then_normal_roll_and_a_double_rolls_again() -> None:
 def test_island_fee_pays_the_bank_and_rolls_normally() -> None:
     s = table({"p1": at(10, islandLeft=3), "p2": at(0)}, options={"islandFee": 10})
     events = act(s, "p1", "PAY_ISLAND_FEE")
-    assert events[0] == {"type": "transfer", "from": "p1", "to": "bank", "amount": 10, "reason": "islandFee"}
+    assert events[0] == {
+        "type": "transfer",
+        "from": "p1",
+        "to": "bank",
+        "amount": 10,
+        "reason": "islandFee",
+    }
     assert s.players["p1"].cash == 290 and s.players["p1"].island_left == 0
     roll(s, "p1", 1, 2)
     assert s.players["p1"].pos == 13
@@ -138,7 +156,12 @@ def test_example_5_9_double_from_tokyo_passes_start_to_jeju_then_rolls_again() -
     events = roll(s, "B", 4, 4)
     assert kinds(events) == ["rolled", "moved", "salary"]
     assert events[1]["to"] == 5 and events[1]["passedStart"]
-    assert s.phase == "decide" and s.decision is not None and s.decision.can_buy and s.decision.pos == 5
+    assert (
+        s.phase == "decide"
+        and s.decision is not None
+        and s.decision.can_buy
+        and s.decision.pos == 5
+    )
     act(s, "B", "BUY")
     assert s.phase == "turnStart" and s.current_player == "B"
 
@@ -147,7 +170,14 @@ def test_example_5_9_space_travel_to_seoul_pays_spaceport_owner_without_salary()
     s = table({"C": at(30, spacePending=True), "D": at(0)}, owners={25: ("D", 0)})
     events = act(s, "C", "SPACE_TRAVEL", dest=39)
     assert events[0] == {"type": "spaceTravel", "player": "C", "dest": 39, "fee": 20, "to": "D"}
-    assert events[1] == {"type": "moved", "player": "C", "from": 30, "to": 39, "passedStart": False, "by": "space"}
+    assert events[1] == {
+        "type": "moved",
+        "player": "C",
+        "from": 30,
+        "to": 39,
+        "passedStart": False,
+        "by": "space",
+    }
     assert of_kind(events, "salary") == []
     assert s.players["C"].cash == 280 and s.players["D"].cash == 320
     assert s.phase == "decide" and s.decision is not None and s.decision.pos == 39
@@ -165,7 +195,13 @@ def test_space_travel_is_free_when_spaceport_is_unowned_or_mine() -> None:
     for owners in ({}, {25: ("p1", 0)}):
         s = table({"p1": at(30, spacePending=True), "p2": at(0)}, owners=owners)
         events = act(s, "p1", "SPACE_TRAVEL", dest=31)
-        assert events[0] == {"type": "spaceTravel", "player": "p1", "dest": 31, "fee": 0, "to": None}
+        assert events[0] == {
+            "type": "spaceTravel",
+            "player": "p1",
+            "dest": 31,
+            "fee": 0,
+            "to": None,
+        }
         assert s.players["p1"].cash == 300
 
 
