@@ -1,0 +1,65 @@
+"""The ASGI application: HTTP API, WebSocket sessions, static files, and its lifespan."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route, WebSocketRoute
+
+from jokeapp.rooms.clock import Clock, RealClock
+from jokeapp.rooms.manager import RoomManager
+from jokeapp.server import http_api, openapi, static_files
+from jokeapp.server.responses import INTERNAL, NOT_FOUND, error_response, json_response
+from jokeapp.server.settings import Settings
+from jokeapp.server.ws import websocket_endpoint
+from jokeapp.store.sql import SqlStore
+
+log = logging.getLogger(__name__)
+
+
+async def openapi_json(request: Request) -> Response:
+    return json_response(openapi.document())
+
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    if isinstance(exc, HTTPException):
+        if exc.status_code == 404:
+            return error_response(*NOT_FOUND)
+        return error_response("http_error", "요청을 처리할 수 없어요.", exc.status_code)
+    log.exception("unhandled error on %s", request.url.path)
+    return error_response(*INTERNAL)
+
+
+def create_app(settings: Settings, clock: Clock | None = None) -> Starlette:
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        store = await SqlStore.open(settings.db, schema=settings.db_schema)
+        games = settings.games()  # looked up once: the catalogue is fixed for a server's life
+        manager = RoomManager(store, clock or RealClock(), bot_delay=settings.bot_delay, games=lambda: games)
+        app.state.manager = manager
+        app.state.settings = settings
+        restored = await manager.restore_all()
+        log.info("restored %d unfinished rooms", restored)
+        try:
+            yield
+        finally:
+            await manager.close()
+            await store.close()
+
+    routes = [
+        *http_api.ROUTES,
+        Route("/openapi.json", openapi_json, methods=["GET"]),
+        WebSocketRoute("/ws/{room_id}", websocket_endpoint),
+        *static_files.routes(),
+    ]
+    return Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers={HTTPException: http_error, Exception: http_error},
+    )

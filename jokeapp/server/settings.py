@@ -1,0 +1,28 @@
+"""How a server is set up: where its store is, how fast bots move, which games it offers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from importlib import import_module
+from typing import Any
+
+from jokeapp.core.contract import Game
+from jokeapp.rooms.manager import installed_games
+
+
+@dataclass(frozen=True)
+class Settings:
+    db: str = "var/joke.sqlite3"  # a SQLite path or a postgresql:// URL
+    db_schema: str | None = None  # PostgreSQL only: the schema to use (tests)
+    bot_delay: float = 1.0  # seconds a bot "thinks" before acting
+    extra_games: tuple[str, ...] = field(default_factory=tuple)  # "module:ATTR", for tests
+    rate_per_second: float = 20.0
+    rate_burst: float = 40.0
+
+    def games(self) -> dict[str, Game[Any]]:
+        found = installed_games()
+        for spec in self.extra_games:
+            module_name, _, attr = spec.partition(":")
+            game: Game[Any] = getattr(import_module(module_name), attr or "GAME")
+            found[game.id] = game
+        return found

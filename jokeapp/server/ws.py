@@ -1,0 +1,161 @@
+"""The WebSocket session of one person: token check, reading with limits, ordered sending."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from typing import Any
+
+import msgspec
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from jokeapp.rooms import commands as cmd
+from jokeapp.rooms.errors import RoomError
+from jokeapp.rooms.manager import RoomManager
+from jokeapp.rooms.room import CLOSE_BAD_TOKEN, error_message
+from jokeapp.server import protocol as p
+from jokeapp.server.settings import Settings
+
+log = logging.getLogger(__name__)
+
+OUTBOX_LIMIT = 2000  # a client this far behind is not reading: drop it, it can reconnect
+CLOSE_SLOW = 4408
+
+WIRE_ERRORS = {
+    "bad_json": "메시지를 읽을 수 없어요.",
+    "invalid_message": "메시지 형식이 맞지 않아요.",
+    "unknown_type": "알 수 없는 메시지 종류예요.",
+    "too_large": "메시지가 너무 커요.",
+    "rate_limited": "너무 빨리 보내고 있어요. 잠시 후에 다시 해 주세요.",
+}
+CLIENT_TYPES = {"action", "resync", "ping"}
+
+
+def wire_error(code: str, client_seq: int | None = None) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": WIRE_ERRORS[code], "clientSeq": client_seq}
+
+
+class TokenBucket:
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.at = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class WsConnection:
+    """What a room sees of a socket: ``send`` queues, one writer task sends in order."""
+
+    def __init__(self, websocket: WebSocket) -> None:
+        self.websocket = websocket
+        self._outbox: asyncio.Queue[bytes | int] = asyncio.Queue()
+        self._writer = asyncio.get_running_loop().create_task(self._write_loop())
+        self.closed = False
+
+    def send(self, message: dict[str, Any]) -> None:
+        if self.closed:
+            return
+        if self._outbox.qsize() >= OUTBOX_LIMIT:
+            self.close(CLOSE_SLOW)
+            return
+        self._outbox.put_nowait(p.encode(message))
+
+    def close(self, code: int) -> None:
+        if not self.closed:
+            self.closed = True
+            self._outbox.put_nowait(code)
+
+    async def _write_loop(self) -> None:
+        try:
+            while True:
+                item = await self._outbox.get()
+                if isinstance(item, int):
+                    await self.websocket.close(item)
+                    return
+                await self.websocket.send_text(item.decode())
+        except Exception:
+            self.closed = True  # the peer went away; the reader will notice too
+
+    async def finish(self) -> None:
+        self.closed = True
+        self._writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await self._writer
+
+
+def _parse(text: str) -> p.ClientMessage | dict[str, Any]:
+    """The message, or the error to answer with."""
+    try:
+        raw = json.loads(text)
+    except (ValueError, RecursionError):
+        return wire_error("bad_json")
+    if not isinstance(raw, dict):
+        return wire_error("invalid_message")
+    if raw.get("type") not in CLIENT_TYPES:
+        return wire_error("unknown_type")
+    try:
+        message: p.ClientMessage = msgspec.convert(raw, p.ClientMessage)
+    except msgspec.ValidationError:
+        seq = raw.get("clientSeq")
+        return wire_error("invalid_message", seq if type(seq) is int else None)
+    if isinstance(message, p.ActionMessage) and not 1 <= message.client_seq < 2**31:
+        return wire_error("invalid_message")
+    return message
+
+
+async def websocket_endpoint(websocket: WebSocket) -> None:
+    manager: RoomManager = websocket.app.state.manager
+    settings: Settings = websocket.app.state.settings
+    await websocket.accept()
+    token = websocket.query_params.get("token", "")
+    try:
+        room = await manager.get(websocket.path_params["room_id"])
+    except RoomError:
+        await websocket.send_text(p.encode(error_message("bad_token")).decode())
+        await websocket.close(CLOSE_BAD_TOKEN)
+        return
+    conn = WsConnection(websocket)
+    bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
+    try:
+        await room.call(cmd.Connect(conn, token))
+        while not conn.closed:
+            frame = await websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            text = frame.get("text")
+            if text is None:
+                data = frame.get("bytes") or b""
+                text = data.decode("utf-8", errors="replace")
+            if not bucket.take():
+                conn.send(wire_error("rate_limited"))
+                continue
+            if len(text.encode()) > p.MAX_MESSAGE_BYTES:
+                conn.send(wire_error("too_large"))
+                continue
+            message = _parse(text)
+            if isinstance(message, dict):
+                conn.send(message)
+            elif isinstance(message, p.PingMessage):
+                conn.send({"type": "pong", "serverTime": int(time.time() * 1000)})
+            elif isinstance(message, p.ResyncMessage):
+                room.post(cmd.Resync(conn))
+            else:
+                room.post(cmd.ClientAction(conn, message.client_seq, message.action))
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        room.post(cmd.Disconnect(conn))
+        await asyncio.sleep(0)
+        await conn.finish()
