@@ -1,10 +1,10 @@
 // One WebSocket per person (docs/protocol.md): snapshot, numbered updates, resync on a gap,
 // reconnection with backoff, clientSeq counting across reconnects, clock offset from pongs.
 import type { GameEvent } from './api';
-import type { PendingInfo, RoomInfo, ServerMessage, You } from './protocol.gen';
+import type { PendingInfo, RoomInfo, WireProtocol, You } from './protocol.gen';
 import { backoffDelay, classifyUpdate } from './seq';
 
-type ServerMsg = Exclude<ServerMessage, undefined>;
+type ServerMsg = NonNullable<WireProtocol['serverMessage']>;
 
 export type Link = 'connecting' | 'open' | 'reconnecting' | 'closed';
 

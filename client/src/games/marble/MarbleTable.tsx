@@ -1,0 +1,207 @@
+import { useEffect, useState } from 'preact/hooks';
+import { setTips, tipsOn } from '../../logic/storage';
+import type { SessionState } from '../../net/session';
+import { manwon, seatStyle, signedManwon } from '../../text/ko';
+import { Countdown } from '../../ui/Countdown';
+import { RulesButton } from '../../screens/Rules';
+import { Board } from './Board';
+import { useMarbleAnimation } from './animation';
+import { DebtSheet, DecisionSheet, SpaceSheet, TileInfoSheet, TradeAnswerSheet, TradeProposeSheet } from './Sheets';
+import { landsOf, type MarbleView } from './view';
+import { describeEvent, PHASE_LABELS } from './words';
+
+type Act = (action: Record<string, unknown>) => void;
+
+const DIE_FACES = ['', '⚀', '⚁', '⚂', '⚃', '⚄', '⚅'];
+
+export function useNames(state: SessionState) {
+  return (id: string) => state.room?.seats.find((s) => s.playerId === id)?.nickname ?? id;
+}
+
+/** The feed of the last few things that happened, one Korean line each. */
+export function useFeed(state: SessionState, describe: (e: { type: string } & Record<string, unknown>) => string | null) {
+  const [lines, setLines] = useState<string[]>([]);
+  useEffect(() => {
+    const fresh = state.events.map(describe).filter((l): l is string => !!l);
+    if (fresh.length) setLines((cur) => [...fresh.reverse(), ...cur].slice(0, 8));
+  }, [state.eventSerial]);
+  return lines;
+}
+
+function Center({ view, me, act, state, names, onTrade }: {
+  view: MarbleView;
+  me: string | null;
+  act: Act;
+  state: SessionState;
+  names: (id: string) => string;
+  onTrade: () => void;
+}) {
+  const current = view.currentPlayer;
+  const mine = me === current && view.phase === 'turnStart';
+  const player = me ? view.players[me] : undefined;
+  const pending = state.pending.find((p) => p.player === me) ?? state.pending[0];
+  const style = seatStyle(current);
+  const maxRounds = Number(view.options.maxRounds ?? 0);
+  const islandFee = Number(view.options.islandFee ?? 0);
+  return (
+    <div class="center-stack">
+      <div class="center-info">
+        <span data-testid="round">
+          {view.round}
+          {maxRounds ? `/${maxRounds}` : ''}라운드
+        </span>
+        <span>💰 기금 {manwon(view.fund)}</span>
+      </div>
+      <div class="dice" aria-label="주사위" data-testid="dice">
+        {view.lastRoll ? (
+          <>
+            <span class="die">{DIE_FACES[view.lastRoll[0]]}</span>
+            <span class="die">{DIE_FACES[view.lastRoll[1]]}</span>
+            <small>
+              {view.lastRoll[0] + view.lastRoll[1]}
+              {view.lastRoll[0] === view.lastRoll[1] ? ' 더블!' : ''}
+            </small>
+          </>
+        ) : (
+          <span class="die muted">🎲</span>
+        )}
+      </div>
+      <div class="turn-line" data-testid="turn-line">
+        <span style={{ color: style.color }}>{style.mark}</span> {current === me ? '내 차례' : `${names(current)} 차례`} ·{' '}
+        {PHASE_LABELS[view.phase]}
+      </div>
+      <Countdown deadline={pending?.deadline} offset={state.offset} totalSeconds={view.options.turnSeconds as number | null} />
+      {mine && player?.spacePending && <p class="hint">🚀 갈 칸을 판에서 눌러 주세요</p>}
+      {mine && !player?.spacePending && (
+        <>
+          {player && player.islandLeft > 0 && <p class="hint">🏝 무인도 · 남은 {player.islandLeft}차례</p>}
+          <button class="btn roll" data-testid="roll" onClick={() => act({ type: 'ROLL' })}>
+            굴리기
+          </button>
+          {player && player.islandLeft > 0 && player.heldCards.includes('L11') && (
+            <button class="btn small" onClick={() => act({ type: 'USE_ESCAPE_CARD' })}>
+              🚤 탈출권 쓰기
+            </button>
+          )}
+          {player && player.islandLeft > 0 && islandFee > 0 && (
+            <button class="btn small" onClick={() => act({ type: 'PAY_ISLAND_FEE' })}>
+              💵 {islandFee}만 내고 탈출
+            </button>
+          )}
+          {view.options.trade === true && view.tradesThisTurn < 2 && (
+            <button class="btn small" onClick={onTrade}>
+              🤝 교환 제안
+            </button>
+          )}
+        </>
+      )}
+      {!me && <p class="hint">👀 관전 중</p>}
+    </div>
+  );
+}
+
+function PlayerCards({ view, me, names, popups }: {
+  view: MarbleView;
+  me: string | null;
+  names: (id: string) => string;
+  popups: { id: number; player: string; amount: number }[];
+}) {
+  return (
+    <div class="player-cards">
+      {view.order.map((id) => {
+        const p = view.players[id];
+        const style = seatStyle(id);
+        const current = view.currentPlayer === id;
+        return (
+          <div
+            key={id}
+            class={`pcard${current ? ' current' : ''}${p.alive ? '' : ' out'}`}
+            style={{ borderColor: style.color }}
+            data-testid={`pcard-${id}`}
+          >
+            <div class="pname">
+              {current ? '▶ ' : ''}
+              <span style={{ color: style.color }}>{style.mark}</span> {names(id)}
+              {id === me ? ' (나)' : ''}
+            </div>
+            <div class="pcash" data-testid={`cash-${id}`}>{manwon(p.cash)}</div>
+            <div class="pmeta">
+              🏠 {landsOf(view, id).length}곳
+              {p.islandLeft > 0 ? ' 🏝' : ''}
+              {p.spacePending ? ' 🚀' : ''}
+              {p.heldCards.includes('L11') ? ' 🚤' : ''}
+              {p.heldCards.includes('L12') ? ' 🎟' : ''}
+            </div>
+            {!p.alive && <div class="pout">💥 파산</div>}
+            {popups
+              .filter((x) => x.player === id)
+              .map((x) => (
+                <span key={x.id} class={`popup ${x.amount > 0 ? 'gain' : 'loss'}`}>
+                  {signedManwon(x.amount)}
+                </span>
+              ))}
+          </div>
+        );
+      })}
+    </div>
+  );
+}
+
+export function MarbleTable({ state, act }: { state: SessionState; act: Act }) {
+  const view = state.view as unknown as MarbleView;
+  const me = state.you?.playerId ?? null;
+  const names = useNames(state);
+  const anim = useMarbleAnimation(view, state.events, state.eventSerial);
+  const feed = useFeed(state, (e) => describeEvent(e, names));
+  const [info, setInfo] = useState<number | null>(null);
+  const [dest, setDest] = useState<number | null>(null);
+  const [trading, setTrading] = useState(false);
+  const [tips, setTipsState] = useState(tipsOn());
+  const mine = me !== null && view.currentPlayer === me;
+  const spaceChoosing = mine && view.phase === 'turnStart' && !!view.players[me!]?.spacePending;
+
+  const onTile = (pos: number) => {
+    if (spaceChoosing && pos !== 30) setDest(pos);
+    else setInfo(pos);
+  };
+
+  return (
+    <main class="table marble" data-testid="marble-table">
+      <header class="bar">
+        <h1>세계 여행 땅따먹기</h1>
+        <RulesButton game="marble" />
+      </header>
+      <Board
+        view={view}
+        positionOf={anim.positionOf}
+        trail={anim.trail}
+        grey={anim.grey}
+        selectable={spaceChoosing}
+        selected={dest}
+        onTile={onTile}
+      >
+        <Center view={view} me={me} act={act} state={state} names={names} onTrade={() => setTrading(true)} />
+      </Board>
+      <PlayerCards view={view} me={me} names={names} popups={anim.popups} />
+      {tips && (
+        <aside class="tips" data-testid="tips">
+          💡 더블이면 한 번 더, 3번 연속이면 무인도예요. 칸을 누르면 정보를 볼 수 있어요.
+          <button class="btn small" onClick={() => { setTips(false); setTipsState(false); }}>
+            도움말 끄기
+          </button>
+        </aside>
+      )}
+      <ol class="feed" data-testid="feed">
+        {feed.map((line, i) => (
+          <li key={`${state.eventSerial}-${i}`}>{line}</li>
+        ))}
+      </ol>
+      {info !== null && <TileInfoSheet view={view} pos={info} names={names} onClose={() => setInfo(null)} />}
+      {spaceChoosing && dest !== null && <SpaceSheet view={view} me={me!} dest={dest} act={act} onClose={() => setDest(null)} />}
+      {mine && view.phase === 'decide' && view.choices && <DecisionSheet view={view} act={act} />}
+      {view.phase === 'debt' && view.debt?.player === me && me && <DebtSheet view={view} me={me} act={act} />}
+      {view.phase === 'tradeResponse' && view.pendingTrade?.to === me && <TradeAnswerSheet view={view} names={names} act={act} />}
+      {trading && me && <TradeProposeSheet view={view} me={me} names={names} act={act} onClose={() => setTrading(false)} />}
+    </main>
+  );
+}

@@ -1,0 +1,115 @@
+// The marble view the server sends (jokeapp/games/marble/view.py: the spec's State shape
+// without deck and rng, plus deckCount, currentPlayer, viewer, choices, saleCandidates …).
+import { BOARD, SPACE_FEE, SPACEPORT_POS, isLand, isTour, passesStart, tollAt } from './board';
+
+export interface MarblePlayer {
+  pos: number;
+  cash: number;
+  alive: boolean;
+  bankruptAtRound: number | null;
+  islandLeft: number;
+  spacePending: boolean;
+  heldCards: string[];
+}
+
+export interface Deed {
+  owner: string;
+  level: number;
+}
+
+export interface Choice {
+  type: 'BUY' | 'BUILD' | 'TAKEOVER' | 'PASS';
+  level?: number;
+  cost: number;
+  cashAfter: number;
+  affordable: boolean;
+}
+
+export interface SaleCandidate {
+  pos: number;
+  what: 'top' | 'all';
+  amount: number;
+}
+
+export interface TradeOffer {
+  from: string;
+  to: string;
+  give: { lands: number[]; cash: number };
+  take: { lands: number[]; cash: number };
+}
+
+export interface MarbleView {
+  options: Record<string, unknown>;
+  order: string[];
+  current: number;
+  currentPlayer: string;
+  round: number;
+  phase: 'turnStart' | 'decide' | 'debt' | 'tradeResponse' | 'finished';
+  players: Record<string, MarblePlayer>;
+  owners: Record<string, Deed | undefined>;
+  fund: number;
+  deckCount: number;
+  doublesThisTurn: number;
+  decision: { pos: number; canBuy: boolean; canBuild: number | null; canTakeover: number | null; boughtThisVisit: boolean } | null;
+  debt: { player: string; amount: number; to: { kind: string; id?: string }; reason: string; pos: number | null } | null;
+  pendingTrade: TradeOffer | null;
+  tradesThisTurn: number;
+  extraRoll: boolean;
+  lastRoll: [number, number] | null;
+  viewer: string | null;
+  result: Record<string, unknown> | null;
+  choices?: Choice[];
+  saleCandidates?: SaleCandidate[];
+  shortfall?: number;
+  raisable?: number;
+}
+
+export function deedAt(view: MarbleView, pos: number): Deed | undefined {
+  return view.owners[String(pos)] ?? undefined;
+}
+
+export function landsOf(view: MarbleView, player: string): number[] {
+  return Object.entries(view.owners)
+    .filter(([, d]) => d?.owner === player)
+    .map(([pos]) => Number(pos))
+    .sort((a, b) => a - b);
+}
+
+export function tourCount(view: MarbleView, player: string): number {
+  return landsOf(view, player).filter(isTour).length;
+}
+
+/** The toll a visitor would pay on `pos` now (0 if unowned). */
+export function currentToll(view: MarbleView, pos: number): number {
+  const deed = deedAt(view, pos);
+  if (!deed) return 0;
+  return tollAt(pos, deed.level, tourCount(view, deed.owner));
+}
+
+/** What happens if `player` flies from 30 to `dest` (spec 5.5), in short Korean lines. */
+export function spacePreview(view: MarbleView, player: string, dest: number): string[] {
+  const lines: string[] = [];
+  const port = deedAt(view, SPACEPORT_POS);
+  if (port && port.owner !== player) lines.push(`탑승료 ${SPACE_FEE}만을 내요`);
+  const salary = Number(view.options.salary ?? 20);
+  if (passesStart(30, dest)) lines.push(`출발을 지나서 월급 ${salary}만을 받아요`);
+  const tile = BOARD[dest];
+  const deed = deedAt(view, dest);
+  if (isLand(dest)) {
+    if (!deed) lines.push(`${tile.name}: 주인이 없어요. ${tile.price}만에 살 수 있어요`);
+    else if (deed.owner === player) lines.push(`${tile.name}: 내 땅이에요. 건물을 지을 수 있어요`);
+    else lines.push(`${tile.name}: 통행료 ${currentToll(view, dest)}만을 내요`);
+  } else if (tile.kind === 'card') lines.push('행운카드를 뽑아요');
+  else if (tile.kind === 'fundReceive') lines.push(`기금 ${view.fund}만을 받아요`);
+  else if (tile.kind === 'fundPay') lines.push('기금에 15만을 내요');
+  else if (tile.kind === 'island') lines.push('무인도에 갇혀요');
+  return lines;
+}
+
+/** Total assets as the ranking counts them (6): cash + land prices + building costs. */
+export function totalAssets(view: MarbleView, player: string, investedAt: (pos: number, level: number) => number): number {
+  return landsOf(view, player).reduce(
+    (sum, pos) => sum + investedAt(pos, deedAt(view, pos)!.level),
+    view.players[player]?.cash ?? 0,
+  );
+}

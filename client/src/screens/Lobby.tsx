@@ -1,0 +1,178 @@
+import { useState } from 'preact/hooks';
+import { api, ApiError } from '../net/api';
+import type { RoomInfo, SeatInfo } from '../net/protocol.gen';
+import type { Seat } from '../logic/storage';
+import { BOT_LABELS, GAME_TITLES, optionValueLabel, seatStyle } from '../text/ko';
+
+interface GameOptionInfo {
+  key: string;
+  label: string;
+  choices: unknown[];
+  default: unknown;
+}
+
+export function SeatRow({ s, room, me, isHost, onKick, onRemoveBot }: {
+  s: SeatInfo;
+  room: RoomInfo;
+  me: string | null;
+  isHost: boolean;
+  onKick: (id: string) => void;
+  onRemoveBot: (id: string) => void;
+}) {
+  const style = seatStyle(s.playerId);
+  return (
+    <li class="seat" data-testid={`seat-${s.playerId}`}>
+      <span class="seat-mark" style={{ background: style.color }} aria-label={style.name}>
+        {style.mark}
+      </span>
+      <span class="seat-name">
+        {s.nickname}
+        {s.playerId === me && <em class="tag">나</em>}
+        {s.host && <em class="tag host">👑 방장</em>}
+        {s.bot && <em class="tag">🤖 {BOT_LABELS[s.botPolicy ?? ''] ?? '봇'}</em>}
+      </span>
+      <span class={`conn ${s.connected ? 'on' : 'off'}`}>{s.connected ? '🟢 접속' : '⚪ 끊김'}</span>
+      {isHost && s.playerId !== me && room.status === 'lobby' && (
+        s.bot ? (
+          <button class="btn small" onClick={() => onRemoveBot(s.playerId)}>
+            빼기
+          </button>
+        ) : (
+          <button class="btn small" onClick={() => onKick(s.playerId)}>
+            내보내기
+          </button>
+        )
+      )}
+    </li>
+  );
+}
+
+export function ShareLink({ code }: { code: string }) {
+  const [copied, setCopied] = useState(false);
+  const link = `${location.origin}/r/${code}`;
+  return (
+    <div class="share">
+      <span>
+        방 코드 <strong data-testid="room-code">{code}</strong>
+      </span>
+      <button
+        class="btn small"
+        onClick={() => {
+          void navigator.clipboard?.writeText(link).then(() => setCopied(true));
+        }}
+      >
+        {copied ? '✔ 복사했어요' : '🔗 링크 복사'}
+      </button>
+    </div>
+  );
+}
+
+export function Lobby({ room, seat, isHost, gameOptions }: {
+  room: RoomInfo;
+  seat: Seat;
+  isHost: boolean;
+  gameOptions: GameOptionInfo[];
+}) {
+  const [error, setError] = useState<string | null>(null);
+  const [policy, setPolicy] = useState('heuristic');
+  const ref = room.roomId;
+  const run = (fn: () => Promise<unknown>) => {
+    setError(null);
+    fn().catch((e) => setError(e instanceof ApiError ? e.message : '문제가 생겼어요.'));
+  };
+  const count = room.seats.length;
+  const canStart = count >= room.minPlayers && count <= room.maxPlayers;
+  const options = room.options as Record<string, unknown>;
+
+  return (
+    <main class="page lobby">
+      <header class="bar">
+        <h1>{GAME_TITLES[room.game] ?? room.title}</h1>
+        <span class="muted">👀 관전 {room.spectators}명</span>
+      </header>
+      <ShareLink code={room.code} />
+      <section class="card">
+        <h2>
+          자리 {count}/{room.maxPlayers} <small class="muted">({room.minPlayers}명부터 시작)</small>
+        </h2>
+        <ul class="seats">
+          {room.seats.map((s) => (
+            <SeatRow
+              key={s.playerId}
+              s={s}
+              room={room}
+              me={seat.playerId}
+              isHost={isHost}
+              onKick={(id) => run(() => api.kick(ref, seat.token, id))}
+              onRemoveBot={(id) => run(() => api.removeBot(ref, seat.token, id))}
+            />
+          ))}
+        </ul>
+        {isHost && count < room.maxPlayers && (
+          <div class="row">
+            <select value={policy} onChange={(e) => setPolicy((e.target as HTMLSelectElement).value)} aria-label="봇 종류">
+              {Object.entries(BOT_LABELS).map(([k, v]) => (
+                <option key={k} value={k}>
+                  {v}
+                </option>
+              ))}
+            </select>
+            <button class="btn" data-testid="add-bot" onClick={() => run(() => api.addBot(ref, seat.token, policy))}>
+              🤖 봇 추가
+            </button>
+          </div>
+        )}
+      </section>
+
+      <section class="card">
+        <h2>옵션</h2>
+        <ul class="option-list">
+          {gameOptions.map((opt) => (
+            <li key={opt.key}>
+              <span>{opt.label}</span>
+              {isHost ? (
+                <select
+                  aria-label={opt.label}
+                  value={JSON.stringify(options[opt.key] ?? opt.default)}
+                  onChange={(e) =>
+                    run(() =>
+                      api.setOptions(ref, seat.token, {
+                        [opt.key]: JSON.parse((e.target as HTMLSelectElement).value),
+                      }),
+                    )
+                  }
+                >
+                  {opt.choices.map((c) => (
+                    <option key={String(c)} value={JSON.stringify(c)}>
+                      {optionValueLabel(c)}
+                    </option>
+                  ))}
+                </select>
+              ) : (
+                <strong>{optionValueLabel(options[opt.key])}</strong>
+              )}
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      {error && (
+        <p class="error-line" role="alert">
+          ⚠️ {error}
+        </p>
+      )}
+      {isHost ? (
+        <button
+          class="btn primary big wide"
+          data-testid="start-game"
+          disabled={!canStart}
+          onClick={() => run(() => api.start(ref, seat.token))}
+        >
+          {canStart ? '게임 시작' : `${room.minPlayers}명이 모이면 시작할 수 있어요`}
+        </button>
+      ) : (
+        <p class="muted center">방장이 시작하기를 기다리고 있어요…</p>
+      )}
+    </main>
+  );
+}

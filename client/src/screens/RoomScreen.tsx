@@ -1,0 +1,126 @@
+import { useEffect, useState } from 'preact/hooks';
+import { DalmutiTable } from '../games/dalmuti/DalmutiTable';
+import { MarbleTable } from '../games/marble/MarbleTable';
+import { forgetSeat, loadNickname, loadSeat, saveNickname, saveSeat, type Seat } from '../logic/storage';
+import { api, ApiError } from '../net/api';
+import type { GameInfo, RoomInfo } from '../net/protocol.gen';
+import type { SessionState, RoomSession } from '../net/session';
+import { navigate } from '../router';
+import { GAME_TITLES, LINK_LABELS } from '../text/ko';
+import { Toast } from '../ui/Sheet';
+import { Lobby } from './Lobby';
+import { ResultPanel } from './Result';
+import { useSession } from './useSession';
+
+function JoinByLink({ code, onSeat }: { code: string; onSeat: (s: Seat) => void }) {
+  const [room, setRoom] = useState<RoomInfo | null>(null);
+  const [nickname, setNickname] = useState(loadNickname());
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    api.room(code).then(setRoom).catch((e: ApiError) => setError(e.message));
+  }, [code]);
+  const join = (role: 'player' | 'spectator') => {
+    const name = nickname.trim();
+    if (!name) return setError('닉네임을 먼저 적어 주세요.');
+    saveNickname(name);
+    api
+      .join(code, name, role)
+      .then((j) => {
+        const seat = { roomId: j.roomId, code: j.code, token: j.token, playerId: j.playerId ?? null };
+        saveSeat(seat);
+        onSeat(seat);
+      })
+      .catch((e: ApiError) => setError(e.message));
+  };
+  const open = room?.status === 'lobby' && room.seats.length < room.maxPlayers;
+  return (
+    <main class="page">
+      <h1>{room ? GAME_TITLES[room.game] ?? room.title : '방에 들어가기'}</h1>
+      {room && (
+        <p class="muted">
+          코드 {room.code} · {room.seats.map((s) => s.nickname).join(', ')}
+        </p>
+      )}
+      <section class="card">
+        <label class="field">
+          <span>닉네임</span>
+          <input data-testid="nickname" value={nickname} maxLength={12} onInput={(e) => setNickname((e.target as HTMLInputElement).value)} />
+        </label>
+        <div class="row">
+          {open && (
+            <button class="btn primary big" data-testid="join-player" onClick={() => join('player')}>
+              참가하기
+            </button>
+          )}
+          <button class="btn big" data-testid="join-spectator" onClick={() => join('spectator')}>
+            👀 관전하기
+          </button>
+        </div>
+      </section>
+      {error && <p class="error-line" role="alert">⚠️ {error}</p>}
+      <button class="btn" onClick={() => navigate('/')}>
+        처음으로
+      </button>
+    </main>
+  );
+}
+
+export function RoomScreen({ code }: { code: string }) {
+  const [seat, setSeat] = useState<Seat | null>(() => loadSeat(code));
+  const [state, session] = useSession(seat);
+  const [games, setGames] = useState<GameInfo[]>([]);
+  useEffect(() => {
+    api.games().then(setGames).catch(() => undefined);
+  }, []);
+
+  if (!seat) return <JoinByLink code={code} onSeat={setSeat} />;
+  if (state.fatal) {
+    if (state.fatal.code === 'bad_token' || state.fatal.code === 'kicked') forgetSeat(seat);
+    return (
+      <main class="page">
+        <p class="error-line" role="alert">⚠️ {state.fatal.message}</p>
+        <button class="btn primary big" onClick={() => navigate('/')}>
+          처음으로
+        </button>
+      </main>
+    );
+  }
+  const room = state.room;
+  if (!room) return <main class="page center">{LINK_LABELS[state.link]}</main>;
+  const isHost = !!state.you?.host;
+  const gameInfo = games.find((g) => g.id === room.game);
+
+  const leave = () => {
+    void api.leave(room.roomId, seat.token).catch(() => undefined);
+    forgetSeat(seat);
+    navigate('/');
+  };
+
+  return (
+    <div class="room-screen">
+      {state.link !== 'open' && (
+        <div class="link-banner" role="status" data-testid="link-banner">
+          📡 {LINK_LABELS[state.link]}
+        </div>
+      )}
+      {state.rejection && <Toast message={state.rejection.message} onClose={() => session?.dismissRejection()} />}
+      {room.status === 'lobby' || !state.view ? (
+        <Lobby room={room} seat={seat} isHost={isHost} gameOptions={gameInfo?.options ?? []} />
+      ) : (
+        <GameArea state={state} session={session} />
+      )}
+      {room.status === 'finished' && <ResultPanel room={room} state={state} token={seat.token} isHost={isHost} />}
+      <footer class="room-foot">
+        <button class="btn small" onClick={leave} data-testid="leave">
+          나가기
+        </button>
+      </footer>
+    </div>
+  );
+}
+
+function GameArea({ state, session }: { state: SessionState; session: RoomSession | null }) {
+  const act = (action: Record<string, unknown>) => session?.act(action);
+  if (state.room?.game === 'dalmuti') return <DalmutiTable state={state} act={act} />;
+  return <MarbleTable state={state} act={act} />;
+}

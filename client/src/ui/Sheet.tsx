@@ -1,0 +1,37 @@
+import type { ComponentChildren } from 'preact';
+
+/** A bottom sheet for decisions; `onClose` adds a close button (info sheets only). */
+export function Sheet({ title, children, onClose, testId }: {
+  title: string;
+  children: ComponentChildren;
+  onClose?: () => void;
+  testId?: string;
+}) {
+  return (
+    <div class="sheet-backdrop" onClick={onClose}>
+      <section class="sheet" role="dialog" aria-label={title} data-testid={testId} onClick={(e) => e.stopPropagation()}>
+        <header class="sheet-head">
+          <h2>{title}</h2>
+          {onClose && (
+            <button class="icon-btn" aria-label="닫기" onClick={onClose}>
+              ✕
+            </button>
+          )}
+        </header>
+        {children}
+      </section>
+    </div>
+  );
+}
+
+/** The rejection banner: the server's Korean message, shown until dismissed or replaced. */
+export function Toast({ message, onClose }: { message: string; onClose: () => void }) {
+  return (
+    <div class="toast" role="alert" data-testid="rejection">
+      <span>⚠️ {message}</span>
+      <button class="icon-btn" aria-label="닫기" onClick={onClose}>
+        ✕
+      </button>
+    </div>
+  );
+}
