@@ -22,6 +22,7 @@ lint: $(STAMP)
 # Debian's Chromium for the end-to-end tests (Playwright drives it; it cannot download one).
 browser-deps:
 	@command -v chromium >/dev/null 2>&1 || (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium)
+	@fc-list 2>/dev/null | grep -qi 'Noto Sans CJK' || (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q fonts-noto-cjk fonts-noto-color-emoji)
 
 # The web client (client/): installed and built into jokeapp/server/static/app.
 client:
