@@ -52,13 +52,15 @@ def action_type(action: Any) -> str:
     if type(action) is not dict:
         malformed()
     kind = action.get("type")
-    fields = FIELDS.get(kind) if type(kind) is str else None
+    if type(kind) is not str:
+        malformed()
+    fields = FIELDS.get(kind)
     if fields is None or len(action) != len(fields) + 1:
         malformed()
-    for name, expected in fields.items():
-        if type(action.get(name)) is not expected:
-            malformed()
-    assert isinstance(kind, str)
+    if fields:
+        for name, expected in fields.items():
+            if type(action.get(name)) is not expected:
+                malformed()
     return kind
 
 

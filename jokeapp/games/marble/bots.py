@@ -78,6 +78,9 @@ def random_bot(state: MarbleState, player: str, rng: Rng) -> Action:
             offer = _random_trade(state, player, rng)
             if offer is not None:
                 return offer
+        piece = state.players[player]
+        if not piece.space_pending and piece.island_left == 0:
+            return {"type": "ROLL"}  # the only choice: no list to build, no number to draw
         return _pick(turn_start_actions(state, player), rng)
     if phase == DECIDE:
         return _pick(decide_actions(state, player), rng)
