@@ -1,0 +1,257 @@
+"""A real server process on a free port, and WebSocket clients that record what they get."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ServerProcess:
+    def __init__(self, db: str, bot_delay: float = 0.01, extra: tuple[str, ...] = ()) -> None:
+        self.db = db
+        self.bot_delay = bot_delay
+        self.extra = extra
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log_path = Path(db).with_suffix(f".{self.port}.log") if "://" not in db else Path("/tmp/joke-server.log")
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_base(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        args = [
+            sys.executable, "-m", "jokeapp.cli", "serve", "--port", str(self.port), "--db", self.db,
+            "--bot-delay", str(self.bot_delay), "--extra-game", "tests.rooms.fakegame:GAME", "--rate", "200",
+            *self.extra,
+        ]
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        log = self.log_path.open("ab")
+        self.proc = subprocess.Popen(args, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{self.base}/api/health", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log_path.read_text()[-2000:]}")
+            time.sleep(0.1)
+        raise RuntimeError("server did not start")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown, no flush; what was committed is all there is."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+class Client:
+    """One person's WebSocket: keeps every raw message, and plays when a policy is given."""
+
+    def __init__(self, server: ServerProcess, room_id: str, token: str, player_id: str | None, policy: Any = None):
+        self.server = server
+        self.room_id = room_id
+        self.token = token
+        self.player_id = player_id
+        self.policy = policy
+        self.raw: list[str] = []
+        self.messages: list[dict[str, Any]] = []
+        self.ws: Any = None
+        self.task: asyncio.Task[None] | None = None
+        self.client_seq = 0
+        self.outstanding: tuple[int, list[dict[str, Any]]] | None = None
+        self.last_seq = -1
+        self.view: Any = None
+        self.pending: list[dict[str, Any]] = []
+        self.status = "lobby"
+        self.changed = asyncio.Event()
+
+    async def connect(self) -> None:
+        url = f"{self.server.ws_base}/ws/{self.room_id}?token={self.token}"
+        self.ws = await websockets.connect(url, max_size=2**22)
+        self.task = asyncio.get_running_loop().create_task(self._read())
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+        if self.task is not None:
+            self.task.cancel()
+            try:
+                await self.task
+            except (asyncio.CancelledError, Exception):
+                pass
+
+    async def send(self, message: dict[str, Any]) -> None:
+        await self.ws.send(json.dumps(message))
+
+    async def act(self, action: dict[str, Any]) -> int:
+        self.client_seq += 1
+        await self.send({"type": "action", "clientSeq": self.client_seq, "action": action})
+        return self.client_seq
+
+    async def _read(self) -> None:
+        try:
+            async for text in self.ws:
+                self.raw.append(text)
+                message = json.loads(text)
+                self.messages.append(message)
+                await self._on(message)
+                self.changed.set()
+        except websockets.ConnectionClosed:
+            pass
+        finally:
+            self.changed.set()
+
+    async def _on(self, message: dict[str, Any]) -> None:
+        kind = message["type"]
+        if kind == "snapshot":
+            self.last_seq = message["seq"]
+            self.client_seq = max(self.client_seq, message["lastClientSeq"])
+            self.outstanding = None
+        elif kind == "update":
+            assert message["seq"] == self.last_seq + 1, (message["seq"], self.last_seq)
+            self.last_seq = message["seq"]
+            if self.outstanding and message.get("ack") == self.outstanding[0]:
+                self.outstanding = None
+        elif kind == "error":
+            if self.outstanding and message.get("clientSeq") == self.outstanding[0]:
+                rest = self.outstanding[1]
+                self.outstanding = None
+                if rest:
+                    await self._try(rest)
+            return
+        else:
+            return
+        if message.get("room"):
+            self.status = message["room"]["status"]
+        self.view = message["view"]
+        self.pending = message["pending"]
+        await self._maybe_play()
+
+    async def _maybe_play(self) -> None:
+        if self.policy is None or self.outstanding is not None or self.status != "playing":
+            return
+        if not any(p["player"] == self.player_id for p in self.pending):
+            return
+        candidates = self.policy(self.view, self.player_id, self.pending)
+        if candidates:
+            await self._try(candidates)
+
+    async def _try(self, candidates: list[dict[str, Any]]) -> None:
+        first, *rest = candidates
+        seq = await self.act(first)
+        self.outstanding = (seq, rest)
+
+    async def wait_until(self, predicate: Any, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        while not predicate():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("condition not reached")
+            self.changed.clear()
+            try:
+                await asyncio.wait_for(self.changed.wait(), min(left, 1.0))
+            except TimeoutError:
+                pass
+
+
+def marble_policy(view: dict[str, Any], me: str, pending: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """What a simple person does, in the order they would try it."""
+    phase = view["phase"]
+    if phase == "turnStart":
+        if view["players"][me]["spacePending"]:
+            return [{"type": "SPACE_TRAVEL", "dest": 0}]
+        return [{"type": "ROLL"}]
+    if phase == "decide":
+        return [{"type": "BUY"}, {"type": "BUILD", "level": 1}, {"type": "PASS"}]
+    if phase == "debt":
+        mine = sorted(
+            ((int(pos), info["level"]) for pos, info in view["owners"].items() if info and info["owner"] == me),
+            key=lambda x: -x[1],
+        )
+        return [{"type": "SELL", "pos": pos, "what": "top" if level else "all"} for pos, level in mine] + [
+            {"type": "SELL", "pos": pos, "what": "all"} for pos, _ in mine
+        ]
+    if phase == "tradeResponse":
+        return [{"type": "TRADE_RESPOND", "accept": False}]
+    return []
+
+
+def dalmuti_policy(view: dict[str, Any], me: str, pending: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    phase = view["phase"]["kind"]
+    hand = sorted(view.get("hand") or [], key=lambda c: (c["n"], c["id"]))
+    numbers = [c for c in hand if c["n"] < 13]
+    if phase == "revolutionCheck":
+        return [{"type": "confirmHand"}]
+    if phase == "taxReturn":
+        worst = sorted(numbers, key=lambda c: (-c["n"], c["id"]))
+        return [{"type": "returnTax", "cardIds": [c["id"] for c in worst[:k]]} for k in (2, 1)]
+    if phase == "playing":
+        if numbers:
+            top = max(c["n"] for c in numbers)
+            lead = [{"type": "play", "cardIds": [c["id"] for c in numbers if c["n"] == top]}]
+        else:
+            lead = [{"type": "play", "cardIds": [c["id"] for c in hand]}]
+        singles = [{"type": "play", "cardIds": [c["id"]]} for c in numbers]
+        return [{"type": "pass"}, *lead, *singles]
+    return []
+
+
+def race_policy(view: dict[str, Any], me: str, pending: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    if view["phase"] == "confirm":
+        return [{"type": "confirm"}]
+    return [{"type": "step", "n": 2}]
+
+
+class Api:
+    def __init__(self, server: ServerProcess) -> None:
+        self.http = httpx.AsyncClient(base_url=server.base, timeout=10)
+
+    async def close(self) -> None:
+        await self.http.aclose()
+
+    async def create(self, game: str, nickname: str = "방장", options: dict[str, Any] | None = None) -> dict[str, Any]:
+        r = await self.http.post("/api/rooms", json={"game": game, "nickname": nickname, "options": options or {}})
+        assert r.status_code == 201, r.text
+        return dict(r.json())
+
+    async def join(self, code: str, nickname: str, role: str = "player") -> dict[str, Any]:
+        r = await self.http.post(f"/api/rooms/{code}/join", json={"nickname": nickname, "role": role})
+        assert r.status_code == 200, r.text
+        return dict(r.json())
+
+    async def host(self, method: str, path: str, token: str, body: Any = None) -> httpx.Response:
+        return await self.http.request(method, path, json=body, headers={"Authorization": f"Bearer {token}"})
