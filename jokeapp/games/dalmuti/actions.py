@@ -7,12 +7,12 @@ from typing import Any, NoReturn
 from jokeapp.core.errors import IllegalAction
 from jokeapp.games.dalmuti.data import CARD_INDEX
 
-# The fields each action may carry besides "type".
+# The fields each action may carry.
 FIELDS: dict[str, frozenset[str]] = {
-    "confirmHand": frozenset({"declareRevolution"}),
-    "returnTax": frozenset({"cardIds"}),
-    "play": frozenset({"cardIds"}),
-    "pass": frozenset(),
+    "confirmHand": frozenset({"type", "declareRevolution"}),
+    "returnTax": frozenset({"type", "cardIds"}),
+    "play": frozenset({"type", "cardIds"}),
+    "pass": frozenset({"type"}),
 }
 
 
@@ -28,9 +28,8 @@ def action_type(action: Any) -> str:
     allowed = FIELDS.get(kind) if isinstance(kind, str) else None
     if allowed is None:
         reject("unknown_action", "알 수 없는 행동이에요.")
-    for key in action:
-        if key != "type" and key not in allowed:
-            reject("malformed_action", "잘못된 요청이에요.")
+    if not allowed.issuperset(action):
+        reject("malformed_action", "잘못된 요청이에요.")
     return str(kind)
 
 

@@ -96,6 +96,8 @@ class DalmutiGame:
         return events
 
     def pending(self, state: DalmutiState) -> list[Pending]:
+        if state.phase.kind == "playing":  # the common case, without a further call
+            return [Pending(state.current, "play", state.options.turn_seconds)]
         return timeouts.pending(state)
 
     def on_timeout(self, state: DalmutiState, player: str) -> Action:
