@@ -33,7 +33,7 @@ def check_players(players: Sequence[str]) -> list[str]:
     ids = list(players)
     if not MIN_PLAYERS <= len(ids) <= MAX_PLAYERS:
         raise InvalidOptions(
-            "player_count",
+            "invalid_player_count",
             f"세계 여행 땅따먹기는 {MIN_PLAYERS}~{MAX_PLAYERS}명이 함께해요. (지금 {len(ids)}명)",
         )
     if len(set(ids)) != len(ids) or any(type(p) is not str or not p for p in ids):
