@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -93,6 +94,8 @@ class Client:
         self.task: asyncio.Task[None] | None = None
         self.client_seq = 0
         self.outstanding: tuple[int, list[dict[str, Any]]] | None = None
+        self.sent_actions: dict[int, dict[str, Any]] = {}
+        self.acked: list[tuple[int, dict[str, Any]]] = []  # (clientSeq, action) the server confirmed
         self.last_seq = -1
         self.view: Any = None
         self.pending: list[dict[str, Any]] = []
@@ -109,16 +112,15 @@ class Client:
             await self.ws.close()
         if self.task is not None:
             self.task.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self.task
-            except (asyncio.CancelledError, Exception):
-                pass
 
     async def send(self, message: dict[str, Any]) -> None:
         await self.ws.send(json.dumps(message))
 
     async def act(self, action: dict[str, Any]) -> int:
         self.client_seq += 1
+        self.sent_actions[self.client_seq] = action
         await self.send({"type": "action", "clientSeq": self.client_seq, "action": action})
         return self.client_seq
 
@@ -144,6 +146,8 @@ class Client:
         elif kind == "update":
             assert message["seq"] == self.last_seq + 1, (message["seq"], self.last_seq)
             self.last_seq = message["seq"]
+            if message.get("ack") is not None:
+                self.acked.append((message["ack"], self.sent_actions[message["ack"]]))
             if self.outstanding and message.get("ack") == self.outstanding[0]:
                 self.outstanding = None
         elif kind == "error":
@@ -182,10 +186,8 @@ class Client:
             if left <= 0:
                 raise TimeoutError("condition not reached")
             self.changed.clear()
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.changed.wait(), min(left, 1.0))
-            except TimeoutError:
-                pass
 
 
 def marble_policy(view: dict[str, Any], me: str, pending: list[dict[str, Any]]) -> list[dict[str, Any]]:
