@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from jokeapp.core.contract import Action, BotPolicy, Event, OptionSpec, Pending
+from jokeapp.core.contract import Action, BotPolicy, Event, Game, OptionSpec, Pending
 from jokeapp.core.errors import InvalidOptions
 from jokeapp.core.options import resolve_options
 from jokeapp.games.dalmuti import legal, serial, timeouts
@@ -125,4 +125,4 @@ class DalmutiGame:
         return serial.from_json(data)
 
 
-GAME = DalmutiGame()
+GAME: Game[DalmutiState] = DalmutiGame()  # mypy checks the class against the contract here

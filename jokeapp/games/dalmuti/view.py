@@ -7,6 +7,7 @@ from typing import Any
 from jokeapp.core.contract import Event
 from jokeapp.games.dalmuti.data import CARD_IDS, card_json, rank_title
 from jokeapp.games.dalmuti.revolution import can_declare
+from jokeapp.games.dalmuti.rounds import game_result
 from jokeapp.games.dalmuti.state import (
     DalmutiState,
     FirstRankDraw,
@@ -91,6 +92,7 @@ def view(state: DalmutiState, viewer: str | None) -> dict[str, Any]:
         "totals": dict(state.totals),
         "tax": tax_view(state, viewer),
         "discardCount": len(state.discard),
+        "result": game_result(state) if state.phase.kind == "finished" else None,
     }
     # Only the holder of both jesters learns they may revolt; nobody else sees the key at all.
     if seated and viewer and can_declare(state, viewer):
