@@ -233,3 +233,29 @@ def test_json_round_trip_uses_the_spec_shape() -> None:
     ):
         assert key in data
     assert GAME.to_json(GAME.from_json(data)) == data
+
+
+def test_view_previews_space_travel_for_the_traveller() -> None:
+    s = table(
+        {"p1": at(30, spacePending=True), "p2": at(0)},
+        owners={25: ("p2", 0), 39: ("p2", 3), 5: ("p1", 0)},
+    )
+    preview = GAME.view(s, "p1")["spaceTravel"]
+    assert preview["fee"] == 20 and preview["to"] == "p2" and len(preview["destinations"]) == 39
+    by_dest = {d["dest"]: d for d in preview["destinations"]}
+    assert by_dest[39] == {"dest": 39, "salary": False, "toll": 100}
+    assert by_dest[5] == {"dest": 5, "salary": True, "toll": 0}
+    assert "spaceTravel" not in GAME.view(s, "p2")
+
+
+def test_heuristic_bot_wins_more_than_random_bots() -> None:
+    from collections import Counter
+
+    from jokeapp.sim.play import play_recorded
+
+    wins: Counter[str] = Counter()
+    for seed in range(60):
+        bots = {"h": GAME.bots["heuristic"], "r1": GAME.bots["random"], "r2": GAME.bots["random"]}
+        played = play_recorded(GAME, {}, list(bots), seed, bots)
+        wins.update(played.record["result"]["winners"])
+    assert wins["h"] > wins["r1"] + wins["r2"]

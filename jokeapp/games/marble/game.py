@@ -76,7 +76,7 @@ class MarbleGame:
         kind = action_type(action)
         if state.phase == FINISHED:
             reject("game_over", "게임이 끝났어요.")
-        piece = state.players.get(actor)
+        piece = state.players.get(actor) if type(actor) is str else None
         if piece is None:
             reject("not_a_player", "이 게임의 참가자가 아니에요.")
         if not piece.alive:

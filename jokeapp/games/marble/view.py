@@ -2,17 +2,28 @@
 
 Everything on the table is public; the deck's order and the rng never appear (only
 ``deckCount``). The decision maker also gets ``choices`` with cost previews, the debtor
-``saleCandidates`` and ``shortfall``.
+``saleCandidates``, ``shortfall`` and ``raisable``, the space traveller ``spaceTravel``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from jokeapp.games.marble.data import BUILD_COST, LAND_PRICE
+from jokeapp.games.marble.data import (
+    BOARD_SIZE,
+    BUILD_COST,
+    CITY,
+    KIND,
+    LAND_PRICE,
+    SPACE_FEE,
+    SPACE_POS,
+    TOUR,
+)
+from jokeapp.games.marble.landing import toll_of
 from jokeapp.games.marble.payments import raisable, sale_value
 from jokeapp.games.marble.serial import to_json
-from jokeapp.games.marble.state import DEBT, DECIDE, MarbleState
+from jokeapp.games.marble.space import space_fee_to
+from jokeapp.games.marble.state import DEBT, DECIDE, TURN_START, MarbleState
 
 HIDDEN = ("deck", "rng")
 
@@ -55,6 +66,22 @@ def sale_candidates(state: MarbleState, player: str) -> list[dict[str, Any]]:
     return candidates
 
 
+def space_preview(state: MarbleState, player: str) -> dict[str, Any]:
+    """For the traveller: the fare, and per destination the salary and the toll waiting there
+    ("여기로 가면: 월급 받음/통행료 ○○")."""
+    owner = space_fee_to(state, player)
+    destinations: list[dict[str, Any]] = []
+    for dest in range(BOARD_SIZE):
+        if dest == SPACE_POS:
+            continue
+        deed = state.owners.get(dest)
+        toll = 0
+        if deed is not None and deed.owner != player and KIND[dest] in (CITY, TOUR):
+            toll = toll_of(state, dest, deed)
+        destinations.append({"dest": dest, "salary": dest < SPACE_POS, "toll": toll})
+    return {"fee": SPACE_FEE if owner else 0, "to": owner, "destinations": destinations}
+
+
 def view(state: MarbleState, viewer: str | None) -> dict[str, Any]:
     seen = to_json(state)
     for key in HIDDEN:
@@ -64,8 +91,11 @@ def view(state: MarbleState, viewer: str | None) -> dict[str, Any]:
     seen["viewer"] = viewer
     if viewer is None:
         return seen
-    if state.phase == DECIDE and viewer == state.order[state.current]:
+    current = state.order[state.current]
+    if state.phase == DECIDE and viewer == current:
         seen["choices"] = decision_choices(state, viewer)
+    if state.phase == TURN_START and viewer == current and state.players[viewer].space_pending:
+        seen["spaceTravel"] = space_preview(state, viewer)
     debt = state.debt
     if state.phase == DEBT and debt is not None and debt.payment.player == viewer:
         seen["saleCandidates"] = sale_candidates(state, viewer)
