@@ -506,6 +506,7 @@ def test_scoring_five_players_three_rounds_rank_points_and_last_round_tie_break(
     ]
     assert result["winner"] == ["b"]
     assert result["summary"] == "3라운드 동안 b 님이 10점으로 1등을 했어요!"
+    assert GAME.view(state, None)["result"] == result and GAME.pending(state) == []
 
 
 def test_scoring_last_round_mode_ranks_by_the_last_round() -> None:
@@ -605,3 +606,21 @@ def test_duplicate_packet_rejected_state_unchanged() -> None:
     state = revolution_position("c")
     GAME.apply(state, "a", {"type": "confirmHand"})
     rejected(state, "a", {"type": "confirmHand"}, "already_confirmed")
+
+
+def test_scoring_summary_when_the_winner_kept_the_top_rank_every_round() -> None:
+    hands = {"a": [], "b": [], "c": cards(4), "d": cards(11, 12), "e": []}
+    state = position(
+        hands,
+        options={"rounds": 3},
+        round=3,
+        current="c",
+        finishOrder=["a", "b", "e"],
+        roundResults=[{"order": FIVE, "revolution": "none"}, {"order": FIVE, "revolution": "great"}],
+        totals={"a": 8, "b": 6, "c": 4, "d": 2, "e": 0},
+    )
+    GAME.apply(state, "c", {"type": "play", "cardIds": cards(4)})
+    result = GAME.result(state)
+    assert result is not None and result["winner"] == ["a"]
+    assert result["summary"] == "3라운드 동안 a 님이 가장 높은 신분을 지켰어요!"
+    assert GAME.to_json(state)["roundResults"][1]["revolution"] == "great"

@@ -149,7 +149,8 @@ def test_no_view_or_redacted_event_shows_another_players_cards(
     play(options, players, seed, bot, assert_no_leaks)
 
 
-def assert_round_trip(state: DalmutiState, *_: Any) -> None:
+def assert_round_trip(state: DalmutiState, _actor: str, _action: Any, events: list[dict[str, Any]]) -> None:
+    assert json.loads(json.dumps(events)) == events
     data = GAME.to_json(state)
     assert json.loads(json.dumps(data)) == data
     assert GAME.to_json(GAME.from_json(data)) == data
@@ -158,8 +159,8 @@ def assert_round_trip(state: DalmutiState, *_: Any) -> None:
 @settings(max_examples=15, deadline=None)
 @given(options=options_st, players=players_st, seed=seeds)
 def test_json_round_trip_identity(options: dict[str, Any], players: list[str], seed: int) -> None:
-    state, _ = GAME.start(options, players, seed)
-    assert_round_trip(state)
+    state, setup_events = GAME.start(options, players, seed)
+    assert_round_trip(state, "", {}, setup_events)
     play(options, players, seed, "random", assert_round_trip)
 
 
