@@ -1,0 +1,246 @@
+"""Load test of the room server: many rooms whose seats are real WebSocket clients.
+
+Starts a server process on a fresh SQLite file, opens ``--rooms`` marble rooms of four
+people each, and lets every seat play from its view at full speed (no thinking pause).
+Reports accepted actions per second, the latency from an action sent to its acknowledging
+update, and the server's memory per room. Stops by itself after ``--seconds``.
+
+    python -m jokeapp.bench.load --rooms 10 --rooms 100 --seconds 15
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+PLAYERS = 4
+CONNECT_CONCURRENCY = 100
+
+
+def marble_policy(view: dict[str, Any], me: str) -> list[dict[str, Any]]:
+    """A simple person at a marble table: the actions to try, in order."""
+    phase = view["phase"]
+    if phase == "turnStart":
+        if view["players"][me]["spacePending"]:
+            return [{"type": "SPACE_TRAVEL", "dest": 0}]
+        return [{"type": "ROLL"}]
+    if phase == "decide":
+        return [{"type": "BUY"}, {"type": "BUILD", "level": 1}, {"type": "PASS"}]
+    if phase == "debt":
+        mine = sorted(
+            ((int(pos), info["level"]) for pos, info in view["owners"].items() if info and info["owner"] == me),
+            key=lambda x: -x[1],
+        )
+        tops = [{"type": "SELL", "pos": pos, "what": "top" if level else "all"} for pos, level in mine]
+        return tops + [{"type": "SELL", "pos": pos, "what": "all"} for pos, _ in mine]
+    if phase == "tradeResponse":
+        return [{"type": "TRADE_RESPOND", "accept": False}]
+    return []
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    accepted: int = 0
+    errors: int = 0
+    measuring: bool = False
+
+
+class Seat:
+    def __init__(self, base: str, room: dict[str, Any], token: str, player: str, stats: Stats) -> None:
+        self.url = f"{base}/ws/{room['roomId']}?token={token}"
+        self.player = player
+        self.stats = stats
+        self.seq = 0
+        self.waiting: tuple[int, float, list[dict[str, Any]]] | None = None
+        self.ws: Any = None
+        self.status = "lobby"
+
+    async def run(self, stop: asyncio.Event) -> None:
+        async for text in self.ws:
+            if stop.is_set():
+                return
+            await self.on(json.loads(text))
+
+    async def on(self, message: dict[str, Any]) -> None:
+        kind = message["type"]
+        if kind == "error":
+            if self.waiting and message.get("clientSeq") == self.waiting[0]:
+                self.stats.errors += self.stats.measuring
+                rest = self.waiting[2]
+                self.waiting = None
+                if rest:
+                    await self.send(rest)
+            return
+        if kind not in ("update", "snapshot"):
+            return
+        if message.get("room"):
+            self.status = message["room"]["status"]
+        if self.waiting and message.get("ack") == self.waiting[0]:
+            if self.stats.measuring:
+                self.stats.latencies.append(time.perf_counter() - self.waiting[1])
+                self.stats.accepted += 1
+            self.waiting = None
+        if self.waiting is None and self.status == "playing" and message.get("view"):
+            if any(p["player"] == self.player for p in message["pending"]):
+                candidates = marble_policy(message["view"], self.player)
+                if candidates:
+                    await self.send(candidates)
+
+    async def send(self, candidates: list[dict[str, Any]]) -> None:
+        self.seq += 1
+        self.waiting = (self.seq, time.perf_counter(), candidates[1:])
+        await self.ws.send(json.dumps({"type": "action", "clientSeq": self.seq, "action": candidates[0]}))
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+async def _open_room(http: httpx.AsyncClient, base_ws: str, stats: Stats, sem: asyncio.Semaphore) -> tuple[dict[str, Any], list[Seat]]:
+    async with sem:
+        created = (await http.post("/api/rooms", json={"game": "marble", "nickname": "p1",
+                                                          "options": {"maxRounds": 30}})).json()
+        seats = [Seat(base_ws, created, created["token"], created["playerId"], stats)]
+        for i in range(2, PLAYERS + 1):
+            joined = (await http.post(f"/api/rooms/{created['code']}/join", json={"nickname": f"p{i}"})).json()
+            seats.append(Seat(base_ws, created, joined["token"], joined["playerId"], stats))
+        for seat in seats:
+            seat.ws = await websockets.connect(seat.url, max_size=2**22, ping_interval=None)
+        return created, seats
+
+
+async def _rematches(http: httpx.AsyncClient, rooms: list[tuple[dict[str, Any], list[Seat]]], stop: asyncio.Event) -> None:
+    """A finished room starts again at once, so the load stays constant."""
+    while not stop.is_set():
+        await asyncio.sleep(0.5)
+        for created, seats in rooms:
+            if seats[0].status == "finished":
+                seats[0].status = "restarting"
+                await http.post(f"/api/rooms/{created['code']}/rematch",
+                                headers={"Authorization": f"Bearer {created['token']}"})
+
+
+async def measure(rooms: int, seconds: float, warmup: float) -> dict[str, Any]:
+    port = _free_port()
+    tmp = tempfile.mkdtemp(prefix="joke-load-")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "jokeapp.cli", "serve", "--port", str(port), "--db", f"{tmp}/load.sqlite3",
+         "--bot-delay", "0", "--rate", "1000", "--log-level", "error"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    stats = Stats()
+    stop = asyncio.Event()
+    try:
+        async with httpx.AsyncClient(base_url=base, timeout=60,
+                                     limits=httpx.Limits(max_connections=CONNECT_CONCURRENCY)) as http:
+            for _ in range(300):
+                try:
+                    if (await http.get("/api/health")).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    await asyncio.sleep(0.1)
+            baseline = _rss_kib(server.pid)
+            sem = asyncio.Semaphore(CONNECT_CONCURRENCY)
+            opened = await asyncio.gather(*[_open_room(http, f"ws://127.0.0.1:{port}", stats, sem)
+                                            for _ in range(rooms)])
+            readers = [asyncio.create_task(seat.run(stop)) for _, seats in opened for seat in seats]
+            for created, _ in opened:
+                await http.post(f"/api/rooms/{created['code']}/start",
+                                headers={"Authorization": f"Bearer {created['token']}"})
+            restarter = asyncio.create_task(_rematches(http, opened, stop))
+            await asyncio.sleep(warmup)
+            stats.measuring = True
+            started = time.perf_counter()
+            await asyncio.sleep(seconds)
+            stats.measuring = False
+            elapsed = time.perf_counter() - started
+            rss = _rss_kib(server.pid)
+            stop.set()
+            restarter.cancel()
+            for _, seats in opened:
+                for seat in seats:
+                    await seat.ws.close()
+            for task in readers:
+                task.cancel()
+    finally:
+        server.send_signal(signal.SIGTERM)
+        try:
+            server.wait(10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+    lat = sorted(stats.latencies)
+    return {
+        "rooms": rooms,
+        "clients": rooms * PLAYERS,
+        "actions_per_s": stats.accepted / elapsed if elapsed else 0.0,
+        "p50_ms": statistics.median(lat) * 1000 if lat else float("nan"),
+        "p99_ms": lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000 if lat else float("nan"),
+        "rss_mib": rss / 1024,
+        "kib_per_room": (rss - baseline) / rooms,
+        "errors": stats.errors,
+    }
+
+
+def table(rows: list[dict[str, Any]]) -> str:
+    lines = [
+        "| rooms | clients | actions/s accepted | p50 ms | p99 ms | server RSS MiB | KiB per room |",
+        "|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r['rooms']} | {r['clients']} | {r['actions_per_s']:.0f} | {r['p50_ms']:.1f} | "
+            f"{r['p99_ms']:.1f} | {r['rss_mib']:.0f} | {r['kib_per_room']:.0f} |"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rooms", type=int, action="append", help="rooms (repeatable; default 10, 100, 1000)")
+    parser.add_argument("--seconds", type=float, default=15.0, help="measured seconds per size")
+    parser.add_argument("--warmup", type=float, default=3.0)
+    args = parser.parse_args(argv)
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:
+        pass
+    rows = []
+    for rooms in args.rooms or [10, 100, 1000]:
+        rows.append(asyncio.run(measure(rooms, args.seconds, args.warmup)))
+        print(f"measured {rooms} rooms", file=sys.stderr)
+    print(f"Room server load (marble, {PLAYERS} WebSocket seats per room, loopback, {os.cpu_count()} cores, "
+          "load generator on the same machine)\n")
+    print(table(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
