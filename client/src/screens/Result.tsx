@@ -34,6 +34,11 @@ export function useResult(room: RoomInfo, state: SessionState): GameResult | nul
   return fromView ?? fromEvent ?? fetched;
 }
 
+/** The engines' summaries name seats by id ("p2"); players know each other by nickname. */
+export function withNames(text: string, names: (id: string) => string): string {
+  return text.replace(/\bp[1-8]\b/g, (id) => names(id));
+}
+
 export function RankingTable({ result, names }: { result: GameResult; names: (id: string) => string }) {
   const marble = result.ranking.some((r) => r.totalAssets !== undefined);
   return (
@@ -86,7 +91,7 @@ export function ResultPanel({ room, state, token, isHost }: {
         <h2>🏆 게임 끝!</h2>
         {result ? (
           <>
-            <p class="summary" data-testid="summary">{result.summary}</p>
+            <p class="summary" data-testid="summary">{withNames(result.summary ?? '', names)}</p>
             <RankingTable result={result} names={names} />
           </>
         ) : (

@@ -67,8 +67,14 @@ function Center({ view, me, act, state, names, onTrade }: {
         )}
       </div>
       <div class="turn-line" data-testid="turn-line">
-        <span style={{ color: style.color }}>{style.mark}</span> {current === me ? '내 차례' : `${names(current)} 차례`} ·{' '}
-        {PHASE_LABELS[view.phase]}
+        {view.phase === 'finished' ? (
+          '🏁 게임 끝'
+        ) : (
+          <>
+            <span style={{ color: style.color }}>{style.mark}</span> {current === me ? '내 차례' : `${names(current)} 차례`} ·{' '}
+            {PHASE_LABELS[view.phase]}
+          </>
+        )}
       </div>
       <Countdown deadline={pending?.deadline} offset={state.offset} totalSeconds={view.options.turnSeconds as number | null} />
       {mine && player?.spacePending && <p class="hint">🚀 갈 칸을 판에서 눌러 주세요</p>}

@@ -1,0 +1,123 @@
+"""Two people at one table, a spectator, a reload, a rejected action, rules and replay."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import shot
+from tests.browser.flows import (
+    add_bots,
+    cash_texts,
+    create_room,
+    dalmuti_step,
+    join_by_link,
+    marble_step,
+    play_until,
+    result_shown,
+)
+
+pytestmark = pytest.mark.browser
+
+
+def _round(page: Any) -> int:
+    match = re.match(r"(\d+)", page.get_by_test_id("round").inner_text())
+    return int(match.group(1)) if match else 0
+
+
+def test_two_browsers_play_marble_against_each_other(new_page: Any) -> None:
+    host, guest = new_page(), new_page()
+    code = create_room(host, "marble", "수진", {"maxRounds": "15", "startMoney": "200"})
+    join_by_link(guest, code, "민호")
+    host.wait_for_selector("[data-testid=seat-p2]")
+    assert "민호" in host.get_by_test_id("seat-p2").inner_text()
+    host.get_by_test_id("start-game").click()
+    guest.wait_for_selector("[data-testid=marble-table]")
+
+    def both(_: Any) -> bool:
+        return marble_step(host) | marble_step(guest)
+
+    play_until(host, both, lambda p: _round(p) >= 3, seconds=90)
+    # both people see the same table once the room is quiet
+    host.wait_for_timeout(600)
+    assert "(나)" in host.get_by_test_id("pcard-p1").inner_text()
+    assert "(나)" in guest.get_by_test_id("pcard-p2").inner_text()
+    assert cash_texts(host) == cash_texts(guest)
+    shot(guest, "marble-two-players")
+
+
+def test_spectator_sees_the_table_but_no_hand(new_page: Any) -> None:
+    host, watcher = new_page(), new_page()
+    code = create_room(host, "dalmuti", "지수", {"rounds": "1", "turnSeconds": "15"})
+    add_bots(host, 3)
+    host.get_by_test_id("start-game").click()
+    host.wait_for_selector("[data-testid=dalmuti-table]")
+    join_by_link(watcher, code, "구경꾼", role="spectator")
+    watcher.wait_for_selector("[data-testid=dalmuti-table]")
+    assert watcher.get_by_test_id("spectating").count() == 1
+    assert watcher.get_by_test_id("hand").count() == 0
+    assert watcher.locator("[data-testid^=count-]").count() == 4
+    assert host.get_by_test_id("hand").count() == 1
+    shot(watcher, "dalmuti-spectator")
+
+
+def test_reload_mid_game_returns_to_the_same_seat(new_page: Any) -> None:
+    page = new_page()
+    create_room(page, "marble", "수진", {"maxRounds": "15", "startMoney": "200"})
+    add_bots(page, 1)
+    page.get_by_test_id("start-game").click()
+    page.wait_for_selector("[data-testid=marble-table]")
+    play_until(page, marble_step, lambda p: _round(p) >= 2, seconds=60)
+    url = page.url
+    page.reload()
+    page.wait_for_selector("[data-testid=marble-table]")
+    assert page.url == url
+    assert "(나)" in page.get_by_test_id("pcard-p1").inner_text()
+    assert "수진" in page.get_by_test_id("pcard-p1").inner_text()
+    # still playing from that seat after the reload
+    play_until(page, marble_step, lambda p: _round(p) >= 3, seconds=60)
+
+
+def test_a_rejected_action_shows_its_message(new_page: Any) -> None:
+    """Following with the wrong number of cards: the server's Korean reason is shown."""
+    page = new_page()
+    create_room(page, "dalmuti", "지수", {"rounds": "1", "turnSeconds": "15"})
+    add_bots(page, 3)
+    page.get_by_test_id("start-game").click()
+    page.wait_for_selector("[data-testid=dalmuti-table]")
+
+    def try_wrong_count(p: Any) -> bool:
+        if p.get_by_test_id("controls").count() and p.get_by_test_id("pass").is_enabled():
+            groups = p.locator("[data-testid=hand] .group.playable")
+            for i in range(groups.count()):
+                groups.nth(i).click()
+                need = p.get_by_test_id("selection").inner_text()
+                p.get_by_role("button", name="한 장 빼기").click()
+                if p.get_by_test_id("selection").inner_text() != need:
+                    p.get_by_test_id("play").click()
+                    return True
+                p.get_by_role("button", name="한 장 더").click()
+                if p.get_by_test_id("selection").inner_text() != need:
+                    p.get_by_test_id("play").click()
+                    return True
+        return dalmuti_step(p)
+
+    play_until(page, try_wrong_count, lambda p: bool(p.get_by_test_id("rejection").count()) or result_shown(p), seconds=120)
+    assert page.get_by_test_id("rejection").count() == 1, "no chance to play a wrong count"
+    message = page.get_by_test_id("rejection").inner_text()
+    assert "장수" in message
+    shot(page, "rejected-action")
+
+
+def test_rules_sheet_for_each_game(new_page: Any) -> None:
+    page = new_page()
+    page.goto("/")
+    page.get_by_test_id("game-dalmuti").click()
+    page.get_by_test_id("rules-button").click()
+    text = page.get_by_test_id("rules").inner_text()
+    assert "광대" in text and "대왕" in text
+    for banned in ("달무티", "부루마불", "모두의마블", "황금열쇠", "Monopoly"):
+        assert banned not in text
+    shot(page, "rules-dalmuti")
