@@ -1,4 +1,4 @@
-"""Enumerating legal moves, for bots, the UI's hints and timeouts.
+"""Enumerating legal moves, for bots and the UI's hints.
 
 A set is described by a choice ``(number, number_cards, jesters)``: ``number_cards`` cards of
 ``number`` plus ``jesters`` jesters (``number`` is 13 for jesters alone). Cards of the same
