@@ -13,7 +13,8 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/joke simulate marble --games 1 --players 4 --seed 1 --bot heuristic
+	mkdir -p var
+	$(BIN)/joke serve --host 127.0.0.1 --port 8000 --db var/joke.sqlite3
 
 lint: $(STAMP)
 	$(BIN)/ruff check jokeapp tests

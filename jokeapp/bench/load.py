@@ -96,11 +96,11 @@ class Seat:
                 self.stats.latencies.append(time.perf_counter() - self.waiting[1])
                 self.stats.accepted += 1
             self.waiting = None
-        if self.waiting is None and self.status == "playing" and message.get("view"):
-            if any(p["player"] == self.player for p in message["pending"]):
-                candidates = marble_policy(message["view"], self.player)
-                if candidates:
-                    await self.send(candidates)
+        mine = any(p["player"] == self.player for p in message["pending"])
+        if self.waiting is None and self.status == "playing" and message.get("view") and mine:
+            candidates = marble_policy(message["view"], self.player)
+            if candidates:
+                await self.send(candidates)
 
     async def send(self, candidates: list[dict[str, Any]]) -> None:
         self.seq += 1
