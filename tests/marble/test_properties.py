@@ -160,7 +160,7 @@ def test_unlimited_rounds_games_still_end_with_bots() -> None:
 def test_many_games_money_is_always_explained_by_events() -> None:
     """A plain loop over seeds, cheaper per step: the accounting and the cards only."""
     specs = GAME.options
-    for seed in range(1500):
+    for seed in range(2500):
         pick = Rng.from_seed(seed)
         options = {s.key: s.choices[pick.below(len(s.choices))] for s in specs}
         players = [f"p{i}" for i in range(1, 2 + pick.below(3) + 1)]
