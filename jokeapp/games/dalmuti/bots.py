@@ -12,7 +12,13 @@ from typing import Final
 from jokeapp.core.contract import Action, BotPolicy
 from jokeapp.core.rng import Rng
 from jokeapp.games.dalmuti.data import CARD_IDS, JESTER
-from jokeapp.games.dalmuti.legal import Choice, choice_cards, number_counts, play_choices
+from jokeapp.games.dalmuti.legal import (
+    Choice,
+    choice_cards,
+    might_beat,
+    number_counts,
+    play_choices,
+)
 from jokeapp.games.dalmuti.revolution import can_declare
 from jokeapp.games.dalmuti.state import DalmutiState, Play, RevolutionCheck, TaxReturn
 from jokeapp.games.dalmuti.tax import worst_cards
@@ -27,6 +33,8 @@ def random_bot(state: DalmutiState, player: str, rng: Rng) -> Action:
     hand = state.hands[player]
     if phase.kind == "playing":
         top = state.trick.top
+        if top is not None and not might_beat(hand, top):
+            return {"type": "pass"}  # the only legal move; skips the enumeration
         choices = play_choices(number_counts(hand), top)
         pick = rng.below(len(choices) + (top is not None))
         if pick == len(choices):

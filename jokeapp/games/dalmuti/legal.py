@@ -51,6 +51,12 @@ def play_choices(counts: list[int], top: Play | None) -> list[Choice]:
     return choices
 
 
+def might_beat(hand: list[int], top: Play) -> bool:
+    """False when a sorted hand has no number card below ``top``'s rank, so nothing in it can
+    beat ``top`` (jesters alone are 13): a cheap test that settles most forced passes."""
+    return bisect_left(hand, FIRST_CARD[top.rank]) > 0
+
+
 def choice_cards(hand: list[int], choice: Choice) -> list[str]:
     """The set a choice stands for in a sorted hand: its lowest ids, jesters last."""
     number, used, wild = choice

@@ -86,30 +86,26 @@ def pass_turn(state: DalmutiState, actor: str) -> list[Event]:
 
 
 def advance(state: DalmutiState, after: str) -> list[Event]:
-    """Ends the trick if nobody is left to answer its top set, else moves the turn on."""
-    if trick_over(state):
-        return end_trick(state)
-    state.current = next_player(state, after, state.trick.locked_out)
-    return []
-
-
-def trick_over(state: DalmutiState) -> bool:
-    """Everyone with cards, except whoever played the top set, has passed since it (a
-    locked-out player counts as passing)."""
+    """Moves the turn to the next player after ``after`` who has cards and is not locked
+    out, or ends the trick when none of them still has to answer the top set (everyone
+    with cards, bar whoever played it, has passed since it or is locked out)."""
     trick = state.trick
     top = trick.top
-    if top is None:
-        return False
-    hands = state.hands
-    for player in state.order:
-        if (
-            hands[player]
-            and player != top.by
-            and player not in trick.passes_since_top
-            and player not in trick.locked_out
-        ):
-            return False
-    return True
+    assert top is not None
+    hands, order = state.hands, state.order
+    seats = len(order)
+    start = order.index(after)
+    following: str | None = None
+    for step in range(1, seats + 1):
+        player = order[(start + step) % seats]
+        if not hands[player] or player in trick.locked_out:
+            continue
+        if following is None:
+            following = player
+        if player != top.by and player not in trick.passes_since_top:
+            state.current = following
+            return []
+    return end_trick(state)
 
 
 def next_player(state: DalmutiState, after: str, skipped: Sequence[str]) -> str:
