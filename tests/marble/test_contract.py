@@ -259,3 +259,15 @@ def test_heuristic_bot_wins_more_than_random_bots() -> None:
         played = play_recorded(GAME, {}, list(bots), seed, bots)
         wins.update(played.record["result"]["winners"])
     assert wins["h"] > wins["r1"] + wins["r2"]
+
+
+def test_concede_of_the_spaceport_owner_during_the_fare_debt_makes_the_trip_free() -> None:
+    s = table(
+        {"p1": at(30, cash=10, spacePending=True), "p2": at(0), "p3": at(0)},
+        owners={25: ("p2", 0), 1: ("p1", 0), 3: ("p1", 0), 4: ("p1", 0), 6: ("p1", 0)},
+    )
+    act(s, "p1", "SPACE_TRAVEL", dest=39)
+    assert s.phase == "debt"
+    events = act(s, "p2", "CONCEDE")
+    assert {"type": "spaceTravel", "player": "p1", "dest": 39, "fee": 0, "to": None} in events
+    assert s.players["p1"].pos == 39 and s.players["p1"].cash == 10 and s.phase == "decide"

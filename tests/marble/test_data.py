@@ -152,7 +152,12 @@ def test_twenty_lucky_cards_match_spec_3_5() -> None:
     assert data.FUND_DONATIONS == {"L06": 5, "L08": 10}
     assert data.REPAIR_PER_LEVEL == (0, 3, 6, 10, 15)
     assert data.REPAIR_BY_LEVEL[3] == 19 and data.REPAIR_BY_LEVEL[4] == 34
-    assert (data.BIRTHDAY_GIFT, data.HOSPITAL_BILL, data.TRAVEL_EXPENSE, data.PROPERTY_TAX_PER_LAND) == (5, 10, 5, 2)
+    assert (
+        data.BIRTHDAY_GIFT,
+        data.HOSPITAL_BILL,
+        data.TRAVEL_EXPENSE,
+        data.PROPERTY_TAX_PER_LAND,
+    ) == (5, 10, 5, 2)
     assert data.KEPT_CARDS == ("L11", "L12")
 
 

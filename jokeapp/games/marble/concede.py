@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from jokeapp.core.contract import Event
 from jokeapp.games.marble.debt import continue_after_debt
+from jokeapp.games.marble.landing import fly
 from jokeapp.games.marble.payments import go_bankrupt
 from jokeapp.games.marble.state import BANK, FINISHED, MarbleState
 from jokeapp.games.marble.trade import cancel_trade
@@ -26,6 +27,9 @@ def concede(state: MarbleState, events: list[Event], actor: str) -> None:
     if debt is not None and actor in (debt.payment.player, debt.payment.to):
         state.debt = None
         payment = debt.payment
+        if payment.reason == "spaceFee" and payment.pos is not None and actor == payment.to:
+            fly(state, events, payment.pos, fee_paid=False)  # nobody left to take the fare
+            return
         continue_after_debt(state, events, debt.queue, payment.reason, payment.pos)
     elif was_current and state.debt is None:
         state.decision = None
