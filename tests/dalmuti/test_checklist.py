@@ -213,6 +213,7 @@ def test_revolution_by_commoner_no_tax_ranks_unchanged() -> None:
     assert events == [{"type": "revolution", "player": "c", "kind": "revolution"}]
     data = GAME.to_json(state)
     assert data["order"] == FIVE and data["revolution"] == "revolution"
+    assert GAME.view(state, None)["revolutionBy"] == "c"  # the declarer is public
     assert data["phase"] == {"kind": "playing"} and data["current"] == "a" and data["taxLog"] == []
     assert hand_ids(state, "e") == cards(8, 8)
 
@@ -223,6 +224,7 @@ def test_great_revolution_by_last_rank_reverses_order_and_new_first_leads() -> N
     assert events == [{"type": "revolution", "player": "e", "kind": "great"}]
     data = GAME.to_json(state)
     assert data["order"] == ["e", "d", "c", "b", "a"] and data["revolution"] == "great"
+    assert data["revolutionBy"] == "e"
     assert data["current"] == "e" and data["taxLog"] == []
     assert GAME.pending(state)[0].player == "e"
     assert GAME.view(state, "a")["titles"] == {"e": "대왕", "d": "소왕", "c": "평민", "b": "소농노", "a": "대농노"}
@@ -244,6 +246,7 @@ def test_revolution_not_declared_then_tax_after_all_confirm() -> None:
     events = GAME.apply(state, "e", {"type": "confirmHand"})
     assert [e["type"] for e in events] == ["taxPaid", "taxPaid"]
     assert GAME.to_json(state)["revolution"] == "none"
+    assert GAME.view(state, "a")["revolutionBy"] is None
 
 
 # --- 혁명 정보 유출 -------------------------------------------------------------------------

@@ -61,6 +61,7 @@ def declare_revolution(state: DalmutiState, player: str) -> list[Event]:
         kind = GREAT_REVOLUTION
         state.order.reverse()
     state.revolution = kind
+    state.revolution_by = player
     state.phase = Playing()
     state.current = state.order[0]
     state.trick = Trick(leader=state.order[0])

@@ -47,6 +47,7 @@ def to_json(state: DalmutiState) -> dict[str, Any]:
         "hands": {player: [card_json(card) for card in state.hands[player]] for player in state.players},
         "phase": public_phase(state),
         "revolution": state.revolution,
+        "revolutionBy": state.revolution_by,
         "taxLog": [{"from": m.giver, "to": m.receiver, "cardIds": ids(m.cards)} for m in state.tax_log],
         "trick": trick_json(state),
         "current": state.current,
@@ -125,6 +126,7 @@ def from_json(data: Mapping[str, Any]) -> DalmutiState:
         hands=hands,
         phase=phase_from_json(data.get("phase", {"kind": "playing"})),
         revolution=data.get("revolution", NO_REVOLUTION),
+        revolution_by=data.get("revolutionBy"),
         tax_log=[
             TaxMove(m["from"], m["to"], tuple(cards_from_json(m["cardIds"]))) for m in data.get("taxLog", [])
         ],

@@ -72,6 +72,7 @@ def start_round(state: DalmutiState) -> list[Event]:
     hands = deal(state.order, state.rng, deck(state.options.remove_high_cards))
     state.hands = hands
     state.revolution = NO_REVOLUTION
+    state.revolution_by = None
     state.tax_log = []
     state.trick = Trick(leader=state.order[0])
     state.current = state.order[0]
@@ -95,6 +96,7 @@ def new_state(options: DalmutiOptions, players: Sequence[str], rng: Rng) -> Dalm
         hands={},
         phase=Playing(),
         revolution=NO_REVOLUTION,
+        revolution_by=None,
         tax_log=[],
         trick=Trick(leader=players[0]),
         current=players[0],

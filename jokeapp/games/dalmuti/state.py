@@ -139,6 +139,7 @@ class DalmutiState:
     hands: dict[str, list[int]]  # each kept sorted
     phase: Phase
     revolution: str
+    revolution_by: str | None  # who declared this round's revolution: it is public
     tax_log: list[TaxMove]
     trick: Trick
     current: str

@@ -83,6 +83,7 @@ def view(state: DalmutiState, viewer: str | None) -> dict[str, Any]:
         "round": state.round,
         "phase": public_phase(state),
         "revolution": state.revolution,
+        "revolutionBy": state.revolution_by,
         "handCounts": {player: len(state.hands[player]) for player in state.order},
         "hand": [card_json(card) for card in state.hands[viewer]] if seated and viewer else None,
         "trick": trick_json(state),
