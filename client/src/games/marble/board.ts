@@ -12,6 +12,7 @@ export interface Tile {
 
 export const BOARD_SIZE = 40;
 export const SPACE_POS = 30;
+export const ISLAND_POS = 10;
 export const SPACEPORT_POS = 25;
 export const SPACE_FEE = 20;
 
