@@ -31,7 +31,7 @@ def cards(*numbers: int) -> list[str]:
 
 
 def position(
-    hands: dict[str, list[str]],
+    hands: dict[str, list[Any]],  # card ids, or {"id", "n"} objects
     *,
     order: list[str] | None = None,
     options: dict[str, Any] | None = None,
@@ -53,7 +53,8 @@ def position(
         data["trick"] = trick
     if current is not None:
         data["current"] = current
-    return GAME.from_json(data)
+    state: DalmutiState = GAME.from_json(data)
+    return state
 
 
 def top(by: str, *ids: str, rank: int) -> dict[str, Any]:

@@ -43,7 +43,7 @@ def test_bot_is_legal_in_every_phase_and_uses_only_its_own_generator(name: str) 
 
 def shuffle_hidden_cards(state: DalmutiState, player: str, rng: Rng) -> DalmutiState:
     """The same position as ``player`` sees it, with the other hands dealt differently."""
-    copy = GAME.from_json(GAME.to_json(state))
+    copy: DalmutiState = GAME.from_json(GAME.to_json(state))
     others = [p for p in copy.players if p != player]
     pool = [c for p in others for c in copy.hands[p]]
     rng.shuffle(pool)

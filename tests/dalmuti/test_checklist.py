@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 import pytest
 
 from jokeapp.core.errors import IllegalAction
+from jokeapp.games.dalmuti.state import DalmutiState
 from tests.dalmuti.helpers import (
     FIVE,
     GAME,
@@ -23,7 +25,7 @@ from tests.dalmuti.helpers import (
 SIX = ["p1", "p2", "p3", "p4", "p5", "p6"]
 
 
-def rejected(state, actor, action, code: str | None = None) -> IllegalAction:  # type: ignore[no-untyped-def]
+def rejected(state: DalmutiState, actor: str, action: Any, code: str | None = None) -> IllegalAction:
     """Asserts the action is refused and changes nothing; returns the error."""
     before = GAME.to_json(state)
     with pytest.raises(IllegalAction) as err:
@@ -106,7 +108,7 @@ def test_first_rank_random_shuffles_players_and_draws_nothing() -> None:
 # --- 세금 -------------------------------------------------------------------------------
 
 
-def tax_position(last_hand: list[str], jester_taxable: bool):  # type: ignore[no-untyped-def]
+def tax_position(last_hand: list[str], jester_taxable: bool) -> DalmutiState:
     hands = {
         "a": cards(12, 12),
         "b": cards(11),
@@ -165,7 +167,7 @@ def test_tax_applied_at_once_when_revolution_is_off() -> None:
 # --- 세금 돌려주기 -------------------------------------------------------------------------
 
 
-def return_position():  # type: ignore[no-untyped-def]
+def return_position() -> DalmutiState:
     state = tax_position([J1, *cards(1, 3, 7)], jester_taxable=False)
     GAME.apply(state, "e", {"type": "confirmHand", "declareRevolution": False})
     return state  # a got 1 and 3 from e; b got 8 from d
@@ -200,7 +202,7 @@ def test_tax_return_twice_or_by_a_payer_rejected() -> None:
 # --- 혁명 -------------------------------------------------------------------------------
 
 
-def revolution_position(holder: str):  # type: ignore[no-untyped-def]
+def revolution_position(holder: str) -> DalmutiState:
     hands = {p: cards(4 + i, 4 + i) for i, p in enumerate(FIVE)}
     hands[holder] = [*hands[holder], J1, J2]
     return position(hands, phase={"kind": "revolutionCheck", "confirmed": dict.fromkeys(FIVE, False)})
@@ -280,7 +282,7 @@ def test_can_declare_revolution_only_in_the_holders_own_view() -> None:
 # --- 따라 내기 -----------------------------------------------------------------------------
 
 
-def follow_position(*ids: str, rank: int, hand: list[str]):  # type: ignore[no-untyped-def]
+def follow_position(*ids: str, rank: int, hand: list[str]) -> DalmutiState:
     hands = {"a": cards(12, 12), "b": hand, "c": cards(11), "d": cards(10), "e": cards(9, 9)}
     return position(hands, trick=top("a", *ids, rank=rank), current="b")
 
@@ -402,7 +404,7 @@ def test_rejection_messages_for_passing_a_lead() -> None:
 # --- passLocksOut -----------------------------------------------------------------------
 
 
-def lockout_position(locks: bool):  # type: ignore[no-untyped-def]
+def lockout_position(locks: bool) -> DalmutiState:
     hands = {"a": cards(10, 10, 12), "b": cards(9, 4, 12), "c": cards(8, 11), "d": cards(11, 11), "e": cards(12, 12)}
     state = position(hands, options={"passLocksOut": locks}, current="a")
     GAME.apply(state, "a", {"type": "play", "cardIds": cards(10)})
@@ -475,7 +477,7 @@ def test_next_round_order_is_the_finish_order() -> None:
 # --- 점수 -------------------------------------------------------------------------------
 
 
-def last_round_position(scoring: str):  # type: ignore[no-untyped-def]
+def last_round_position(scoring: str) -> DalmutiState:
     # rounds 1 and 2 already played; round 3 finishes e, b, a, then c, leaving d last
     hands = {"a": [], "b": [], "c": cards(4), "d": cards(11, 12), "e": []}
     return position(

@@ -230,7 +230,7 @@ def same_action(action: Any, known: dict[str, Any], hand: set[str]) -> bool:
             return False
         numbers = sorted(card_id[:2] for card_id in action.get("cardIds", []))
         return numbers == sorted(card_id[:2] for card_id in known["cardIds"])
-    return action.get("declareRevolution", False) == known.get("declareRevolution", False)
+    return bool(action.get("declareRevolution", False) == known.get("declareRevolution", False))
 
 
 @settings(max_examples=20, deadline=None)
