@@ -271,3 +271,13 @@ def test_concede_of_the_spaceport_owner_during_the_fare_debt_makes_the_trip_free
     events = act(s, "p2", "CONCEDE")
     assert {"type": "spaceTravel", "player": "p1", "dest": 39, "fee": 0, "to": None} in events
     assert s.players["p1"].pos == 39 and s.players["p1"].cash == 10 and s.phase == "decide"
+
+
+def test_concede_of_the_owner_during_a_takeover_decision_ends_the_visit() -> None:
+    s = table(
+        {"p1": at(11), "p2": at(0), "p3": at(0)}, owners={14: ("p2", 1)}, options={"takeover": True}
+    )
+    roll(s, "p1", 1, 2)
+    assert s.decision is not None and s.decision.can_takeover == 48
+    act(s, "p2", "CONCEDE")
+    assert 14 not in s.owners and s.decision is None and s.current_player == "p3"

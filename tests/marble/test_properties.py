@@ -104,7 +104,9 @@ def check_illegal_leaves_state(state: MarbleState, rng: Rng) -> None:
         assert GAME.to_json(probe) == snapshot, action
 
 
-def play_checked(options: dict[str, Any], players: list[str], seed: int, bots: list[str]) -> int:
+def play_checked(
+    options: dict[str, Any], players: list[str], seed: int, bots: list[str], concede_odds: int = 0
+) -> int:
     """One game with every invariant checked at every step; returns its length."""
     state, _ = GAME.start(options, players, seed)
     rng, chaos = bot_rng(seed), Rng.from_seed(seed + 7)
@@ -118,6 +120,10 @@ def play_checked(options: dict[str, Any], players: list[str], seed: int, bots: l
         assert action["type"] != "CONCEDE"
         if action["type"] != "PROPOSE_TRADE":
             assert action in GAME.legal_actions(state, who)
+        if concede_odds and chaos.below(concede_odds) == 0:
+            # somebody leaves the table, at any moment, whoever is to act
+            alive = [p for p in players if state.players[p].alive]
+            who, action = alive[chaos.below(len(alive))], {"type": "CONCEDE"}
         check_illegal_leaves_state(state, chaos)
         before = money(state)
         events = GAME.apply(state, who, action)
@@ -141,11 +147,12 @@ def play_checked(options: dict[str, Any], players: list[str], seed: int, bots: l
     count=st.integers(2, 4),
     seed=st.integers(0, 2**32),
     bots=st.lists(st.sampled_from(["random", "heuristic"]), min_size=4, max_size=4),
+    concede_odds=st.sampled_from([0, 0, 40, 150]),
 )
 def test_random_games_keep_every_invariant(
-    options: dict[str, Any], count: int, seed: int, bots: list[str]
+    options: dict[str, Any], count: int, seed: int, bots: list[str], concede_odds: int
 ) -> None:
-    play_checked(options, [f"p{i}" for i in range(1, count + 1)], seed, bots)
+    play_checked(options, [f"p{i}" for i in range(1, count + 1)], seed, bots, concede_odds)
 
 
 def test_unlimited_rounds_games_still_end_with_bots() -> None:

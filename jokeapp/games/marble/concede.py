@@ -10,9 +10,18 @@ from jokeapp.core.contract import Event
 from jokeapp.games.marble.debt import continue_after_debt
 from jokeapp.games.marble.landing import fly
 from jokeapp.games.marble.payments import go_bankrupt
-from jokeapp.games.marble.state import BANK, FINISHED, MarbleState
+from jokeapp.games.marble.state import BANK, DECIDE, FINISHED, MarbleState
 from jokeapp.games.marble.trade import cancel_trade
-from jokeapp.games.marble.turns import end_turn
+from jokeapp.games.marble.turns import after_landing, end_turn
+
+
+def _takeover_from(state: MarbleState, actor: str) -> bool:
+    """The current player is deciding whether to take over one of ``actor``'s cities."""
+    decision = state.decision
+    if state.phase != DECIDE or decision is None or decision.can_takeover is None:
+        return False
+    deed = state.owners.get(decision.pos)
+    return deed is not None and deed.owner == actor
 
 
 def concede(state: MarbleState, events: list[Event], actor: str) -> None:
@@ -21,8 +30,12 @@ def concede(state: MarbleState, events: list[Event], actor: str) -> None:
         cancel_trade(state, events)
     was_current = state.order[state.current] == actor
     debt = state.debt
+    loses_takeover = _takeover_from(state, actor)
     go_bankrupt(state, events, actor, BANK)
     if state.phase == FINISHED:
+        return
+    if loses_takeover:
+        after_landing(state, events)  # the city went back to the bank: nobody to buy it from
         return
     if debt is not None and actor in (debt.payment.player, debt.payment.to):
         state.debt = None
