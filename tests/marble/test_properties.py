@@ -217,3 +217,25 @@ def test_every_listed_legal_action_is_accepted() -> None:
                     assert GAME.legal_actions(state, other) == []
             GAME.apply(state, who, GAME.bots["random"](state, who, rng))
             steps += 1
+
+
+def test_random_illegal_actions_leave_the_state_unchanged() -> None:
+    refused = 0
+    for seed in range(30):
+        options = {"trade": True, "takeover": seed % 2 == 0, "islandFee": 10}
+        state, _ = GAME.start(options, ["p1", "p2", "p3"], seed)
+        rng, chaos = bot_rng(seed), Rng.from_seed(seed)
+        while not GAME.is_over(state):
+            snapshot = GAME.to_json(state)
+            for _ in range(3):
+                probe = GAME.from_json(snapshot)
+                actor, action = random_action(chaos, ["p1", "p2", "p3"])
+                try:
+                    GAME.apply(probe, actor, action)
+                except IllegalAction as err:
+                    refused += 1
+                    assert err.code and err.message
+                    assert GAME.to_json(probe) == snapshot, action
+            who = GAME.pending(state)[0].player
+            GAME.apply(state, who, GAME.bots["random"](state, who, rng))
+    assert refused > 1000
