@@ -103,3 +103,12 @@ describe('countdown formatting', () => {
     expect(fractionLeft(15000, 30000)).toBe(0.5);
   });
 });
+
+describe('game record', () => {
+  it('keeps a 64-bit seed exactly as text', async () => {
+    const { parseRecord } = await import('../src/net/api');
+    const record = parseRecord('{"game":"marble","options":{},"players":["p1"],"seed":7774487769330673983,"setupEvents":[],"steps":[],"result":null}');
+    expect(record.seedText).toBe('7774487769330673983');
+    expect(String(record.seed)).not.toBe('7774487769330673983');
+  });
+});

@@ -20,7 +20,7 @@ export class ApiError extends Error {
 
 const FALLBACK = '서버와 연결할 수 없어요. 잠시 후 다시 해 주세요.';
 
-async function call<T>(method: string, path: string, body?: unknown, token?: string): Promise<T> {
+async function call<T>(method: string, path: string, body?: unknown, token?: string, raw = false): Promise<T> {
   const headers: Record<string, string> = {};
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -30,11 +30,17 @@ async function call<T>(method: string, path: string, body?: unknown, token?: str
   } catch {
     throw new ApiError('network', FALLBACK);
   }
-  const data = (await res.json().catch(() => null)) as { error?: { code: string; message: string } } | null;
+  const text = await res.text().catch(() => '');
   if (!res.ok) {
+    let data: { error?: { code: string; message: string } } | null = null;
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = null;
+    }
     throw new ApiError(data?.error?.code ?? 'http', data?.error?.message ?? FALLBACK);
   }
-  return data as T;
+  return (raw ? text : JSON.parse(text)) as T;
 }
 
 export const api = {
@@ -59,8 +65,15 @@ export const api = {
   afk: (ref: string, token: string, playerId: string, choice: 'kick' | 'keep') =>
     call<RoomInfo>('POST', `/api/rooms/${ref}/afk`, { playerId, choice }, token),
   record: (ref: string, match?: number) =>
-    call<GameRecord>('GET', `/api/rooms/${ref}/record${match ? `?match=${match}` : ''}`),
+    call<string>('GET', `/api/rooms/${ref}/record${match ? `?match=${match}` : ''}`, undefined, undefined, true).then(parseRecord),
 };
+
+/** Seeds are 64-bit: JSON numbers above 2^53 lose digits, so the seed is kept as its text too. */
+export function parseRecord(text: string): GameRecord {
+  const record = JSON.parse(text) as GameRecord;
+  record.seedText = /"seed"\s*:\s*(\d+)/.exec(text)?.[1] ?? String(record.seed);
+  return record;
+}
 
 /** The downloadable game record (DESIGN.md "Game records"). */
 export interface GameRecord {
@@ -68,6 +81,7 @@ export interface GameRecord {
   options: Record<string, unknown>;
   players: string[];
   seed: number;
+  seedText?: string;
   setupEvents: GameEvent[];
   steps: { actor: string; action: Record<string, unknown>; auto: boolean; events: GameEvent[] }[];
   result: Record<string, unknown>;

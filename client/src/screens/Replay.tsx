@@ -95,7 +95,7 @@ export function Replay({ roomId, match }: { roomId: string; match?: number }) {
           {step ? ` · ${names(step.actor)}${step.auto ? ' (시간 초과 자동)' : ''}` : ' · 시작'}
         </p>
         <p class="muted center">
-          🔑 시드 {record.seed} {record.seedHash ? `· 해시 ${record.seedHash.slice(0, 12)}…` : ''}
+          🔑 시드 {record.seedText ?? record.seed} {record.seedHash ? `· 해시 ${record.seedHash.slice(0, 12)}…` : ''}
         </p>
       </section>
     </div>

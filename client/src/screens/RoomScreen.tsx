@@ -109,12 +109,37 @@ export function RoomScreen({ code }: { code: string }) {
       ) : (
         <GameArea state={state} session={session} />
       )}
+      {isHost && room.status === 'playing' && (room.afkOffers ?? []).length > 0 && (
+        <AfkOffers room={room} token={seat.token} />
+      )}
       {room.status === 'finished' && <ResultPanel room={room} state={state} token={seat.token} isHost={isHost} />}
       <footer class="room-foot">
         <button class="btn small" onClick={leave} data-testid="leave">
           나가기
         </button>
       </footer>
+    </div>
+  );
+}
+
+/** Marble: a seat absent two rounds in a row; the host removes it or keeps waiting. */
+function AfkOffers({ room, token }: { room: RoomInfo; token: string }) {
+  const name = (id: string) => room.seats.find((s) => s.playerId === id)?.nickname ?? id;
+  return (
+    <div class="afk" role="alert" data-testid="afk-offer">
+      {(room.afkOffers ?? []).map((offer) => (
+        <div key={offer.playerId} class="row">
+          <span>
+            ⏸ {name(offer.playerId)}님이 {offer.rounds}라운드째 자리를 비웠어요.
+          </span>
+          <button class="btn small danger" onClick={() => void api.afk(room.roomId, token, offer.playerId, 'kick').catch(() => undefined)}>
+            강퇴
+          </button>
+          <button class="btn small" onClick={() => void api.afk(room.roomId, token, offer.playerId, 'keep').catch(() => undefined)}>
+            계속
+          </button>
+        </div>
+      ))}
     </div>
   );
 }

@@ -1,11 +1,12 @@
 import type { ComponentChildren } from 'preact';
 
 /** A bottom sheet for decisions; `onClose` adds a close button (info sheets only). */
-export function Sheet({ title, children, onClose, testId }: {
+export function Sheet({ title, children, onClose, testId, timer }: {
   title: string;
   children: ComponentChildren;
   onClose?: () => void;
   testId?: string;
+  timer?: ComponentChildren;
 }) {
   return (
     <div class="sheet-backdrop" onClick={onClose}>
@@ -18,6 +19,7 @@ export function Sheet({ title, children, onClose, testId }: {
             </button>
           )}
         </header>
+        {timer}
         {children}
       </section>
     </div>

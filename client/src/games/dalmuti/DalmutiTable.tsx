@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { setTips, tipsOn } from '../../logic/storage';
 import type { SessionState } from '../../net/session';
 import { RulesButton } from '../../screens/Rules';
@@ -35,9 +35,31 @@ function PlayCards({ play, small }: { play: PlayJson; small?: boolean }) {
   );
 }
 
+/** Seats glide to their new places when titles change (a FLIP animation on the seat list). */
+function useSeatGlide(order: string[]) {
+  const list = useRef<HTMLOListElement>(null);
+  const last = useRef(new Map<string, DOMRect>());
+  useLayoutEffect(() => {
+    const items = [...(list.current?.querySelectorAll<HTMLElement>('[data-seat]') ?? [])];
+    const next = new Map(items.map((el) => [el.dataset.seat!, el.getBoundingClientRect()]));
+    for (const el of items) {
+      const before = last.current.get(el.dataset.seat!);
+      const now = next.get(el.dataset.seat!)!;
+      if (!before || (before.left === now.left && before.top === now.top)) continue;
+      el.animate?.(
+        [{ transform: `translate(${before.left - now.left}px, ${before.top - now.top}px)` }, { transform: 'none' }],
+        { duration: 600, easing: 'ease-in-out' },
+      );
+    }
+    last.current = next;
+  }, [order.join()]);
+  return list;
+}
+
 function Seats({ view, me, names }: { view: DalmutiView; me: string | null; names: Names }) {
+  const list = useSeatGlide(view.order);
   return (
-    <ol class="dseats" data-testid="dseats">
+    <ol class="dseats" data-testid="dseats" ref={list}>
       {view.order.map((id) => {
         const title = view.titles[id];
         const style = seatStyle(id);
@@ -45,7 +67,7 @@ function Seats({ view, me, names }: { view: DalmutiView; me: string | null; name
         const out = view.finishOrder.indexOf(id);
         const checked = view.phase.kind === 'revolutionCheck' && view.phase.confirmed[id];
         return (
-          <li key={id} class={`dseat${view.current === id ? ' current' : ''}${id === me ? ' me' : ''}`} style={{ borderColor: style.color }} data-testid={`dseat-${id}`}>
+          <li key={id} data-seat={id} class={`dseat${view.current === id ? ' current' : ''}${id === me ? ' me' : ''}`} style={{ borderColor: style.color }} data-testid={`dseat-${id}`}>
             <span class="dtitle">
               {TITLE_ICONS[title] ?? ''} {title}
             </span>

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { setTips, tipsOn } from '../../logic/storage';
 import type { SessionState } from '../../net/session';
 import { manwon, seatStyle, signedManwon } from '../../text/ko';
@@ -41,6 +41,8 @@ function Center({ view, me, act, state, names, onTrade }: {
   const player = me ? view.players[me] : undefined;
   const pending = state.pending.find((p) => p.player === me) ?? state.pending[0];
   const style = seatStyle(current);
+  const rollKey = useRef(0);
+  if (state.events.some((e) => e.type === 'rolled' || e.type === 'islandRoll')) rollKey.current = state.eventSerial;
   const maxRounds = Number(view.options.maxRounds ?? 0);
   const islandFee = Number(view.options.islandFee ?? 0);
   return (
@@ -52,7 +54,12 @@ function Center({ view, me, act, state, names, onTrade }: {
         </span>
         <span>💰 기금 {manwon(view.fund)}</span>
       </div>
-      <div class="dice" aria-label="주사위" data-testid="dice">
+      <div
+        class="dice"
+        aria-label="주사위"
+        data-testid="dice"
+        key={rollKey.current}
+      >
         {view.lastRoll ? (
           <>
             <span class="die">{DIE_FACES[view.lastRoll[0]]}</span>
@@ -166,6 +173,15 @@ export function MarbleTable({ state, act }: { state: SessionState; act: Act }) {
   const mine = me !== null && view.currentPlayer === me;
   const spaceChoosing = mine && view.phase === 'turnStart' && !!view.players[me!]?.spacePending;
 
+  const mineDeadline = state.pending.find((p) => p.player === me)?.deadline;
+  const timer = (
+    <Countdown
+      deadline={mineDeadline}
+      offset={state.offset}
+      totalSeconds={view.phase === 'tradeResponse' ? 20 : (view.options.turnSeconds as number | null)}
+    />
+  );
+
   const onTile = (pos: number) => {
     if (spaceChoosing && pos !== 30) setDest(pos);
     else setInfo(pos);
@@ -204,9 +220,11 @@ export function MarbleTable({ state, act }: { state: SessionState; act: Act }) {
       </ol>
       {info !== null && <TileInfoSheet view={view} pos={info} names={names} onClose={() => setInfo(null)} />}
       {spaceChoosing && dest !== null && <SpaceSheet view={view} me={me!} dest={dest} act={act} onClose={() => setDest(null)} />}
-      {mine && view.phase === 'decide' && view.choices && <DecisionSheet view={view} act={act} />}
-      {view.phase === 'debt' && view.debt?.player === me && me && <DebtSheet view={view} me={me} act={act} />}
-      {view.phase === 'tradeResponse' && view.pendingTrade?.to === me && <TradeAnswerSheet view={view} names={names} act={act} />}
+      {mine && view.phase === 'decide' && view.choices && <DecisionSheet view={view} act={act} timer={timer} />}
+      {view.phase === 'debt' && view.debt?.player === me && me && <DebtSheet view={view} me={me} act={act} timer={timer} />}
+      {view.phase === 'tradeResponse' && view.pendingTrade?.to === me && (
+        <TradeAnswerSheet view={view} names={names} act={act} timer={timer} />
+      )}
       {trading && me && <TradeProposeSheet view={view} me={me} names={names} act={act} onClose={() => setTrading(false)} />}
     </main>
   );

@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { manwon, seatStyle } from '../../text/ko';
 import { Sheet } from '../../ui/Sheet';
@@ -71,13 +72,13 @@ function question(choice: Choice, view: MarbleView): string {
 const YES: Record<string, string> = { BUY: '사기', BUILD: '짓기', TAKEOVER: '인수하기' };
 const NO: Record<string, string> = { BUY: '안 사기', BUILD: '안 짓기', TAKEOVER: '안 하기' };
 
-export function DecisionSheet({ view, act }: { view: MarbleView; act: Act }) {
+export function DecisionSheet({ view, act, timer }: { view: MarbleView; act: Act; timer?: ComponentChildren }) {
   const choices = view.choices ?? [];
   const main = choices.find((c) => c.type !== 'PASS');
   const others = choices.filter((c) => c.type !== 'PASS' && c !== main);
   if (!main) {
     return (
-      <Sheet title="결정" testId="decision">
+      <Sheet title="결정" testId="decision" timer={timer}>
         <button class="btn big wide" data-testid="decision-pass" onClick={() => act({ type: 'PASS' })}>
           넘어가기
         </button>
@@ -87,7 +88,7 @@ export function DecisionSheet({ view, act }: { view: MarbleView; act: Act }) {
   const low = main.cashAfter < LOW_CASH;
   const payload = (c: Choice) => (c.type === 'BUILD' ? { type: 'BUILD', level: c.level } : { type: c.type });
   return (
-    <Sheet title={question(main, view)} testId="decision">
+    <Sheet title={question(main, view)} testId="decision" timer={timer}>
       <p class={`cash-after${low ? ' low' : ''}`} data-testid="cash-after">
         {low ? '⚠️ ' : ''}
         {main.affordable ? `사면 남는 돈 ${manwon(main.cashAfter)}` : '돈이 부족해요.'}
@@ -110,13 +111,13 @@ export function DecisionSheet({ view, act }: { view: MarbleView; act: Act }) {
   );
 }
 
-export function DebtSheet({ view, me, act }: { view: MarbleView; me: string; act: Act }) {
+export function DebtSheet({ view, me, act, timer }: { view: MarbleView; me: string; act: Act; timer?: ComponentChildren }) {
   const debt = view.debt!;
   const cash = view.players[me]?.cash ?? 0;
   const short = view.shortfall ?? debt.amount - cash;
   const part = Math.min(1, Math.max(0, cash / Math.max(1, debt.amount)));
   return (
-    <Sheet title={`${short}만이 모자라요`} testId="debt">
+    <Sheet title={`${short}만이 모자라요`} testId="debt" timer={timer}>
       <div class="progress" role="progressbar" aria-valuenow={cash} aria-valuemax={debt.amount}>
         <span style={{ width: `${part * 100}%` }} />
         <em>
@@ -156,12 +157,12 @@ export function SpaceSheet({ view, me, dest, act, onClose }: { view: MarbleView;
   );
 }
 
-export function TradeAnswerSheet({ view, names, act }: { view: MarbleView; names: Names; act: Act }) {
+export function TradeAnswerSheet({ view, names, act, timer }: { view: MarbleView; names: Names; act: Act; timer?: ComponentChildren }) {
   const t = view.pendingTrade!;
   const list = (lands: number[], cash: number) =>
     [...lands.map((p) => BOARD[p].name), cash ? manwon(cash) : ''].filter(Boolean).join(', ') || '없음';
   return (
-    <Sheet title={`${names(t.from)}님의 교환 제안`} testId="trade-answer">
+    <Sheet title={`${names(t.from)}님의 교환 제안`} testId="trade-answer" timer={timer}>
       <p>받는 것: {list(t.give.lands, t.give.cash)}</p>
       <p>주는 것: {list(t.take.lands, t.take.cash)}</p>
       <div class="row">
