@@ -67,3 +67,22 @@ def test_marble_game_against_a_bot_reaches_the_result(new_page: Any) -> None:
     assert page.get_by_test_id("summary").inner_text().strip()
     assert "p1" not in page.get_by_test_id("summary").inner_text()
     shot(page, "marble-result")
+
+    # the finished game, stepped through on its table
+    page.get_by_test_id("open-replay").click()
+    page.wait_for_selector("[data-testid=replay]")
+    assert page.get_by_test_id("replay-step").inner_text().startswith("0 /")
+    page.get_by_test_id("replay-forward").click()
+    page.get_by_test_id("replay-forward").click()
+    assert page.get_by_test_id("replay-step").inner_text().startswith("2 /")
+    page.get_by_test_id("replay-back").click()
+    assert page.get_by_test_id("replay-step").inner_text().startswith("1 /")
+    page.get_by_test_id("replay-play").click()
+    page.wait_for_function(
+        "() => parseInt(document.querySelector('[data-testid=replay-step]').textContent) >= 3"
+    )
+    page.get_by_test_id("replay-play").click()
+    shot(page, "marble-replay")
+    page.locator("input[type=range]").fill("100000")  # jump to the end
+    page.wait_for_selector("[data-testid=replay-result]")
+    assert "1위" in page.get_by_test_id("replay-result").inner_text()

@@ -289,7 +289,7 @@ export function DalmutiTable({ state, act }: { state: SessionState; act: Act }) 
       </header>
       {tips && (
         <aside class="tips" data-testid="tips">
-          💡 숫자가 낮을수록 강해요 · 앞사람과 같은 장수로만 낼 수 있어요
+          <span>💡 숫자가 낮을수록 강해요 · 앞사람과 같은 장수로만 낼 수 있어요</span>
           <button class="btn small" onClick={() => { setTips(false); setTipsState(false); }}>
             끄기
           </button>

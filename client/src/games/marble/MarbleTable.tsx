@@ -207,7 +207,7 @@ export function MarbleTable({ state, act }: { state: SessionState; act: Act }) {
       <PlayerCards view={view} me={me} names={names} popups={anim.popups} />
       {tips && (
         <aside class="tips" data-testid="tips">
-          💡 더블이면 한 번 더, 3번 연속이면 무인도예요. 칸을 누르면 정보를 볼 수 있어요.
+          <span>💡 더블이면 한 번 더, 3번 연속이면 무인도예요. 칸을 누르면 정보를 볼 수 있어요.</span>
           <button class="btn small" onClick={() => { setTips(false); setTipsState(false); }}>
             도움말 끄기
           </button>
