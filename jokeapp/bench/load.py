@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
+import multiprocessing as mp
 import os
 import signal
 import socket
@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import msgspec
 import websockets
 
 PLAYERS = 4
@@ -40,7 +41,13 @@ def marble_policy(view: dict[str, Any], me: str) -> list[dict[str, Any]]:
             return [{"type": "SPACE_TRAVEL", "dest": 0}]
         return [{"type": "ROLL"}]
     if phase == "decide":
-        return [{"type": "BUY"}, {"type": "BUILD", "level": 1}, {"type": "PASS"}]
+        decision = view.get("decision") or {}
+        tries: list[dict[str, Any]] = []
+        if decision.get("canBuy"):
+            tries.append({"type": "BUY"})
+        if decision.get("canBuild"):
+            tries.append({"type": "BUILD", "level": decision["canBuild"]})
+        return [*tries, {"type": "PASS"}]
     if phase == "debt":
         mine = sorted(
             ((int(pos), info["level"]) for pos, info in view["owners"].items() if info and info["owner"] == me),
@@ -51,6 +58,29 @@ def marble_policy(view: dict[str, Any], me: str) -> list[dict[str, Any]]:
     if phase == "tradeResponse":
         return [{"type": "TRADE_RESPOND", "accept": False}]
     return []
+
+
+class _Pending(msgspec.Struct):
+    player: str
+
+
+class _Room(msgspec.Struct):
+    status: str
+
+
+class _Message(msgspec.Struct):
+    """Only what a seat needs to decide; the view stays raw until it is this seat's turn."""
+
+    type: str
+    ack: int | None = None
+    clientSeq: int | None = None  # noqa: N815 - wire name
+    pending: list[_Pending] = []
+    room: _Room | None = None
+    view: msgspec.Raw = msgspec.Raw(b"null")
+
+
+_decode = msgspec.json.Decoder(_Message).decode
+_encode = msgspec.json.Encoder().encode
 
 
 @dataclass
@@ -75,12 +105,12 @@ class Seat:
         async for text in self.ws:
             if stop.is_set():
                 return
-            await self.on(json.loads(text))
+            await self.on(_decode(text))
 
-    async def on(self, message: dict[str, Any]) -> None:
-        kind = message["type"]
+    async def on(self, message: _Message) -> None:
+        kind = message.type
         if kind == "error":
-            if self.waiting and message.get("clientSeq") == self.waiting[0]:
+            if self.waiting and message.clientSeq == self.waiting[0]:
                 self.stats.errors += self.stats.measuring
                 rest = self.waiting[2]
                 self.waiting = None
@@ -89,29 +119,34 @@ class Seat:
             return
         if kind not in ("update", "snapshot"):
             return
-        if message.get("room"):
-            self.status = message["room"]["status"]
-        if self.waiting and message.get("ack") == self.waiting[0]:
+        if message.room is not None:
+            self.status = message.room.status
+        if self.waiting and message.ack == self.waiting[0]:
             if self.stats.measuring:
                 self.stats.latencies.append(time.perf_counter() - self.waiting[1])
                 self.stats.accepted += 1
             self.waiting = None
-        mine = any(p["player"] == self.player for p in message["pending"])
-        if self.waiting is None and self.status == "playing" and message.get("view") and mine:
-            candidates = marble_policy(message["view"], self.player)
+        mine = any(p.player == self.player for p in message.pending)
+        if self.waiting is None and self.status == "playing" and bytes(message.view) != b"null" and mine:
+            candidates = marble_policy(msgspec.json.decode(message.view), self.player)
             if candidates:
                 await self.send(candidates)
 
     async def send(self, candidates: list[dict[str, Any]]) -> None:
         self.seq += 1
         self.waiting = (self.seq, time.perf_counter(), candidates[1:])
-        await self.ws.send(json.dumps({"type": "action", "clientSeq": self.seq, "action": candidates[0]}))
+        await self.ws.send(_encode({"type": "action", "clientSeq": self.seq, "action": candidates[0]}).decode())
 
 
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _rss_kib(pid: int) -> int:
@@ -145,77 +180,122 @@ async def _rematches(http: httpx.AsyncClient, rooms: list[tuple[dict[str, Any], 
                                 headers={"Authorization": f"Bearer {created['token']}"})
 
 
-async def measure(rooms: int, seconds: float, warmup: float) -> dict[str, Any]:
+def measure(rooms: int, seconds: float, warmup: float, workers: int, db: str | None = None) -> dict[str, Any]:
+    """Starts a fresh server process, drives it from ``workers`` processes, stops it."""
     port = _free_port()
     tmp = tempfile.mkdtemp(prefix="joke-load-")
     server = subprocess.Popen(
-        [sys.executable, "-m", "jokeapp.cli", "serve", "--port", str(port), "--db", f"{tmp}/load.sqlite3",
+        [sys.executable, "-m", "jokeapp.cli", "serve", "--port", str(port), "--db", db or f"{tmp}/load.sqlite3",
          "--bot-delay", "0", "--rate", "1000", "--log-level", "error"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
-    base = f"http://127.0.0.1:{port}"
-    stats = Stats()
-    stop = asyncio.Event()
     try:
-        async with httpx.AsyncClient(base_url=base, timeout=60,
-                                     limits=httpx.Limits(max_connections=CONNECT_CONCURRENCY)) as http:
-            for _ in range(300):
-                try:
-                    if (await http.get("/api/health")).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    await asyncio.sleep(0.1)
-            baseline = _rss_kib(server.pid)
-            sem = asyncio.Semaphore(CONNECT_CONCURRENCY)
-            opened = await asyncio.gather(*[_open_room(http, f"ws://127.0.0.1:{port}", stats, sem)
-                                            for _ in range(rooms)])
-            readers = [asyncio.create_task(seat.run(stop)) for _, seats in opened for seat in seats]
-            for created, _ in opened:
-                await http.post(f"/api/rooms/{created['code']}/start",
-                                headers={"Authorization": f"Bearer {created['token']}"})
-            restarter = asyncio.create_task(_rematches(http, opened, stop))
-            await asyncio.sleep(warmup)
-            stats.measuring = True
-            started = time.perf_counter()
-            await asyncio.sleep(seconds)
-            stats.measuring = False
-            elapsed = time.perf_counter() - started
-            rss = _rss_kib(server.pid)
-            stop.set()
-            restarter.cancel()
-            for _, seats in opened:
-                for seat in seats:
-                    await seat.ws.close()
-            for task in readers:
-                task.cancel()
+        return drive(f"127.0.0.1:{port}", server.pid, rooms, seconds, warmup, workers)
     finally:
         server.send_signal(signal.SIGTERM)
         try:
             server.wait(10)
         except subprocess.TimeoutExpired:
             server.kill()
-    lat = sorted(stats.latencies)
+
+
+def drive(address: str, pid: int, rooms: int, seconds: float, warmup: float, workers: int) -> dict[str, Any]:
+    """Splits the rooms between generator processes that start measuring together."""
+    _wait_healthy(address)
+    baseline = _rss_kib(pid)
+    ctx = mp.get_context("fork")
+    workers = max(1, min(workers, rooms))
+    barrier = ctx.Barrier(workers + 1)
+    results: Any = ctx.Queue()
+    shares = [rooms // workers + (1 if i < rooms % workers else 0) for i in range(workers)]
+    procs = [ctx.Process(target=_worker, args=(address, n, seconds, warmup, barrier, results)) for n in shares]
+    for proc in procs:
+        proc.start()
+    barrier.wait(timeout=600)  # every room is open and every seat connected
+    time.sleep(warmup)
+    cpu_before = _cpu_seconds(pid)
+    time.sleep(seconds / 2)
+    rss = _rss_kib(pid)
+    time.sleep(seconds / 2)
+    server_cpu = _cpu_seconds(pid) - cpu_before
+    parts = [results.get(timeout=600) for _ in procs]
+    for proc in procs:
+        proc.join(60)
+    lat = sorted(x for part in parts for x in part["latencies"])
+    accepted = sum(part["accepted"] for part in parts)
     return {
         "rooms": rooms,
         "clients": rooms * PLAYERS,
-        "actions_per_s": stats.accepted / elapsed if elapsed else 0.0,
+        "actions_per_s": accepted / seconds,
         "p50_ms": statistics.median(lat) * 1000 if lat else float("nan"),
         "p99_ms": lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000 if lat else float("nan"),
         "rss_mib": rss / 1024,
         "kib_per_room": (rss - baseline) / rooms,
-        "errors": stats.errors,
+        "errors": sum(part["errors"] for part in parts),
+        "server_cpu_ms_per_action": server_cpu * 1000 / accepted if accepted else float("nan"),
+        "server_cpu_share": server_cpu / seconds,
     }
+
+
+def _wait_healthy(address: str) -> None:
+    for _ in range(300):
+        try:
+            if httpx.get(f"http://{address}/api/health", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    raise RuntimeError("the server did not start")
+
+
+def _worker(address: str, rooms: int, seconds: float, warmup: float, barrier: Any, results: Any) -> None:
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:
+        pass
+    results.put(asyncio.run(_play(address, rooms, seconds, warmup, barrier)))
+
+
+async def _play(address: str, rooms: int, seconds: float, warmup: float, barrier: Any) -> dict[str, Any]:
+    stats = Stats()
+    stop = asyncio.Event()
+    async with httpx.AsyncClient(base_url=f"http://{address}", timeout=60,
+                                 limits=httpx.Limits(max_connections=CONNECT_CONCURRENCY)) as http:
+        sem = asyncio.Semaphore(CONNECT_CONCURRENCY)
+        opened = await asyncio.gather(*[_open_room(http, f"ws://{address}", stats, sem) for _ in range(rooms)])
+        readers = [asyncio.create_task(seat.run(stop)) for _, seats in opened for seat in seats]
+        await asyncio.get_running_loop().run_in_executor(None, barrier.wait)
+        for created, _ in opened:
+            await http.post(f"/api/rooms/{created['code']}/start",
+                            headers={"Authorization": f"Bearer {created['token']}"})
+        restarter = asyncio.create_task(_rematches(http, opened, stop))
+        await asyncio.sleep(warmup)
+        stats.measuring = True
+        await asyncio.sleep(seconds)
+        stats.measuring = False
+        stop.set()
+        restarter.cancel()
+        for _, seats in opened:
+            for seat in seats:
+                await seat.ws.close()
+        for task in readers:
+            task.cancel()
+    return {"latencies": stats.latencies, "accepted": stats.accepted, "errors": stats.errors}
 
 
 def table(rows: list[dict[str, Any]]) -> str:
     lines = [
-        "| rooms | clients | actions/s accepted | p50 ms | p99 ms | server RSS MiB | KiB per room |",
-        "|---:|---:|---:|---:|---:|---:|---:|",
+        "| rooms | clients | actions/s accepted | p50 ms | p99 ms | server RSS MiB | KiB per room "
+        "| server CPU ms/action | server CPU busy |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
         lines.append(
             f"| {r['rooms']} | {r['clients']} | {r['actions_per_s']:.0f} | {r['p50_ms']:.1f} | "
-            f"{r['p99_ms']:.1f} | {r['rss_mib']:.0f} | {r['kib_per_room']:.0f} |"
+            f"{r['p99_ms']:.1f} | {r['rss_mib']:.0f} | {r['kib_per_room']:.0f} | "
+            f"{r['server_cpu_ms_per_action']:.2f} | {r['server_cpu_share']:.0%} |"
         )
     return "\n".join(lines)
 
@@ -225,19 +305,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rooms", type=int, action="append", help="rooms (repeatable; default 10, 100, 1000)")
     parser.add_argument("--seconds", type=float, default=15.0, help="measured seconds per size")
     parser.add_argument("--warmup", type=float, default=3.0)
+    parser.add_argument("--db", default=None, help="the server's --db (default: a fresh SQLite file)")
+    parser.add_argument("--workers", type=int, default=2, help="load generator processes")
     args = parser.parse_args(argv)
-    try:
-        import uvloop
-
-        uvloop.install()
-    except ImportError:
-        pass
     rows = []
     for rooms in args.rooms or [10, 100, 1000]:
-        rows.append(asyncio.run(measure(rooms, args.seconds, args.warmup)))
+        rows.append(measure(rooms, args.seconds, args.warmup, args.workers, args.db))
         print(f"measured {rooms} rooms", file=sys.stderr)
     print(f"Room server load (marble, {PLAYERS} WebSocket seats per room, loopback, {os.cpu_count()} cores, "
-          "load generator on the same machine)\n")
+          f"load generator on the same machine in {args.workers} processes)\n")
     print(table(rows))
     return 0
 

@@ -38,6 +38,9 @@ def main(args: argparse.Namespace) -> int:
         port=args.port,
         log_level=args.log_level,
         ws_max_size=4 * MAX_MESSAGE_BYTES,
+        # Views are small and mostly fresh numbers; compressing each frame cost more CPU than
+        # it saved bytes under load.
+        ws_per_message_deflate=False,
         ws_ping_interval=20,
         ws_ping_timeout=20,
         timeout_graceful_shutdown=2,

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +35,7 @@ log = logging.getLogger(__name__)
 BATCH_LIMIT = 500
 ALEMBIC_INI = Path(__file__).with_name("alembic.ini")
 
-Write = Callable[[AsyncConnection], Any]
+Write = tuple[Any, dict[str, Any]]  # (prepared statement, its parameters)
 
 
 def database_url(db: str) -> str:
@@ -59,6 +58,7 @@ class SqlStore:
         self.engine = engine
         self._queue: asyncio.Queue[tuple[Write, asyncio.Future[None]]] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
+        self._prepare()
 
     @classmethod
     async def open(cls, db: str, *, schema: str | None = None) -> SqlStore:
@@ -90,9 +90,9 @@ class SqlStore:
 
     # ------------------------------------------------------------ the writer
 
-    async def _write(self, write: Write) -> None:
+    async def _write(self, stmt: Any, params: dict[str, Any]) -> None:
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait((write, future))
+        self._queue.put_nowait(((stmt, params), future))
         await future
 
     async def _write_loop(self) -> None:
@@ -109,16 +109,25 @@ class SqlStore:
     async def _commit(self, batch: list[tuple[Write, asyncio.Future[None]]]) -> None:
         try:
             async with self.engine.begin() as conn:
-                for write, _ in batch:
-                    await write(conn)
+                # Runs of the same statement go as one executemany, in order.
+                run: list[dict[str, Any]] = []
+                current: Any = None
+                for (stmt, params), _ in batch:
+                    if stmt is not current and run:
+                        await conn.execute(current, run)
+                        run = []
+                    current = stmt
+                    run.append(params)
+                if run:
+                    await conn.execute(current, run)
         except Exception:
             if len(batch) > 1:
                 # One bad write must not fail its neighbours: retry them one by one.
                 for item in batch:
                     await self._commit([item])
                 return
-            write, future = batch[0]
             log.exception("store write failed")
+            future = batch[0][1]
             if not future.done():
                 future.set_exception(StoreError("write failed"))
             return
@@ -126,82 +135,79 @@ class SqlStore:
             if not future.done():
                 future.set_result(None)
 
-    def _upsert(self, table: sa.Table, values: Mapping[str, Any], keys: list[str]) -> Write:
+    def _prepare(self) -> None:
+        """The handful of statements every write uses, built once."""
         dialect = self.engine.dialect.name
         if dialect == "postgresql":
-            from sqlalchemy.dialects.postgresql import insert as pg_insert
-
-            stmt: Any = pg_insert(table).values(**values)
+            from sqlalchemy.dialects.postgresql import insert as dialect_insert
         else:
-            from sqlalchemy.dialects.sqlite import insert as lite_insert
+            from sqlalchemy.dialects.sqlite import insert as dialect_insert  # type: ignore[assignment]
 
-            stmt = lite_insert(table).values(**values)
-        changes = {k: v for k, v in values.items() if k not in keys}
-        stmt = stmt.on_conflict_do_update(index_elements=keys, set_=changes) if changes else stmt.on_conflict_do_nothing()
+        def upsert(table: sa.Table, keys: list[str]) -> Any:
+            stmt = dialect_insert(table)
+            changes = {c.name: stmt.excluded[c.name] for c in table.columns if c.name not in keys}
+            return stmt.on_conflict_do_update(index_elements=keys, set_=changes)
 
-        async def run(conn: AsyncConnection) -> None:
-            await conn.execute(stmt)
-
-        return run
-
-    @staticmethod
-    def _statement(stmt: Any) -> Write:
-        async def run(conn: AsyncConnection) -> None:
-            await conn.execute(stmt)
-
-        return run
+        self._stmts = {
+            "room": upsert(t.rooms, ["room_id"]),
+            "seat": upsert(t.seats, ["room_id", "player_id"]),
+            "spectator": upsert(t.spectators, ["room_id", "token_key"]),
+            "snapshot": upsert(t.snapshots, ["room_id", "match", "step"]),
+            "result": upsert(t.results, ["room_id", "match"]),
+            "match": t.matches.insert(),
+            "action": t.actions.insert(),
+            "unseat": t.seats.delete().where(
+                t.seats.c.room_id == sa.bindparam("rid"), t.seats.c.player_id == sa.bindparam("pid")
+            ),
+            "unwatch": t.spectators.delete().where(
+                t.spectators.c.room_id == sa.bindparam("rid"), t.spectators.c.token_key == sa.bindparam("key")
+            ),
+        }
 
     # ------------------------------------------------------------ writes
 
     async def save_room(self, row: RoomRow) -> None:
-        values = {
+        await self._write(self._stmts["room"], {
             "room_id": row.room_id, "code": row.code, "game": row.game, "options": _dumps(row.options),
             "status": row.status, "match": row.match, "host_id": row.host_id, "created_at": row.created_at,
-        }
-        await self._write(self._upsert(t.rooms, values, ["room_id"]))
+        })
 
     async def save_seat(self, row: SeatRow) -> None:
-        values = {
+        await self._write(self._stmts["seat"], {
             "room_id": row.room_id, "player_id": row.player_id, "nickname": row.nickname,
             "token_key": row.token_key, "bot_policy": row.bot_policy,
-        }
-        await self._write(self._upsert(t.seats, values, ["room_id", "player_id"]))
+        })
 
     async def delete_seat(self, room_id: str, player_id: str) -> None:
-        stmt = t.seats.delete().where(t.seats.c.room_id == room_id, t.seats.c.player_id == player_id)
-        await self._write(self._statement(stmt))
+        await self._write(self._stmts["unseat"], {"rid": room_id, "pid": player_id})
 
     async def save_spectator(self, row: SpectatorRow) -> None:
-        values = {"room_id": row.room_id, "token_key": row.token_key, "nickname": row.nickname}
-        await self._write(self._upsert(t.spectators, values, ["room_id", "token_key"]))
+        await self._write(self._stmts["spectator"], {
+            "room_id": row.room_id, "token_key": row.token_key, "nickname": row.nickname,
+        })
 
     async def delete_spectator(self, room_id: str, token_key: str) -> None:
-        stmt = t.spectators.delete().where(
-            t.spectators.c.room_id == room_id, t.spectators.c.token_key == token_key
-        )
-        await self._write(self._statement(stmt))
+        await self._write(self._stmts["unwatch"], {"rid": room_id, "key": token_key})
 
     async def begin_match(self, row: MatchRow) -> None:
-        stmt = t.matches.insert().values(
-            room_id=row.room_id, match=row.match, seed=row.seed,
-            players=_dumps(row.players), options=_dumps(row.options),
-        )
-        await self._write(self._statement(stmt))
+        await self._write(self._stmts["match"], {
+            "room_id": row.room_id, "match": row.match, "seed": row.seed,
+            "players": _dumps(row.players), "options": _dumps(row.options),
+        })
 
     async def append_action(self, row: ActionRow) -> None:
-        stmt = t.actions.insert().values(
-            room_id=row.room_id, match=row.match, step=row.step, seq=row.seq, actor=row.actor,
-            action=_dumps(row.action), auto=row.auto, client_seq=row.client_seq,
-        )
-        await self._write(self._statement(stmt))
+        await self._write(self._stmts["action"], {
+            "room_id": row.room_id, "match": row.match, "step": row.step, "seq": row.seq, "actor": row.actor,
+            "action": _dumps(row.action), "auto": row.auto, "client_seq": row.client_seq,
+        })
 
     async def save_snapshot(self, room_id: str, match: int, step: int, state: dict[str, Any]) -> None:
-        values = {"room_id": room_id, "match": match, "step": step, "state": _dumps(state)}
-        await self._write(self._upsert(t.snapshots, values, ["room_id", "match", "step"]))
+        await self._write(self._stmts["snapshot"], {
+            "room_id": room_id, "match": match, "step": step, "state": _dumps(state),
+        })
 
     async def finish_match(self, room_id: str, match: int, result: dict[str, Any]) -> None:
-        values = {"room_id": room_id, "match": match, "result": _dumps(result)}
-        await self._write(self._upsert(t.results, values, ["room_id", "match"]))
+        await self._write(self._stmts["result"], {"room_id": room_id, "match": match, "result": _dumps(result)})
 
     # ------------------------------------------------------------ reads
 

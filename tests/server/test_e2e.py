@@ -147,7 +147,7 @@ async def test_a_second_connection_with_the_same_token_replaces_the_first(server
     await first.wait_until(lambda: bool(first.messages))
     second = Client(server, created["roomId"], created["token"], "p1")
     await second.connect()
-    await first.wait_until(lambda: first.ws.close_code is not None, timeout=10)
+    await first.wait_until(lambda: first.task is not None and first.task.done(), timeout=10)
     assert first.messages[-1]["code"] == "replaced" and first.ws.close_code == 4409
     await second.wait_until(lambda: bool(second.messages))
     assert second.messages[0]["type"] == "snapshot"
@@ -159,7 +159,7 @@ async def test_wrong_token_or_room_is_refused(server: ServerProcess, api: Api) -
     for room_id, token in [(created["roomId"], "nope"), ("0000000000000000", created["token"])]:
         client = Client(server, room_id, token, None)
         await client.connect()
-        await client.wait_until(lambda c=client: c.ws.close_code is not None, timeout=10)
+        await client.wait_until(lambda c=client: c.task is not None and c.task.done(), timeout=10)
         assert client.messages[0]["code"] == "bad_token" and client.ws.close_code == 4401
 
 
