@@ -29,10 +29,9 @@ async def race_room(manager: RoomManager, people: int = 2) -> tuple[Room, list[s
 
 
 async def confirm_all(room: Room, conns: list[FakeConn]) -> None:
-    for i, conn in enumerate(conns):
+    for conn in conns:
         await room.call(cmd.ClientAction(conn, 1, {"type": "confirm"}))
     assert room.match is not None and room.match.state["phase"] == "race", [c.sent[-1] for c in conns]
-    del i
 
 
 def current(room: Room) -> str:
