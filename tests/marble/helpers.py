@@ -17,6 +17,7 @@ from jokeapp.games.marble.state import MarbleState
 
 GAME = get_game("marble")
 assert isinstance(GAME, MarbleGame)
+MARBLE: MarbleGame = GAME  # the same object, typed for mypy inside functions
 
 Dice = tuple[int, int]
 
@@ -55,7 +56,7 @@ def table(
     }
     if deck is not None:
         data["deck"] = list(deck)
-    state = GAME.from_json(data)
+    state = MARBLE.from_json(data)
     if dice:
         state.rng = rng_rolling(*dice)
     return state

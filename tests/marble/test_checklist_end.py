@@ -8,6 +8,7 @@ from jokeapp.core.contract import Pending
 from jokeapp.core.errors import IllegalAction
 from jokeapp.core.replay import replay
 from jokeapp.games.marble.ranking import total_assets
+from jokeapp.games.marble.state import MarbleState
 from jokeapp.sim.play import bot_rng
 
 from .helpers import GAME, act, at, deck_with, kinds, of_kind, roll, table
@@ -85,7 +86,7 @@ def test_last_survivor_wins_and_the_bankrupt_rank_in_reverse_order() -> None:
     assert [e["rank"] for e in result["ranking"]] == [1, 2, 3]
 
 
-def _trade_table(**opts: object) -> object:
+def _trade_table(**opts: object) -> MarbleState:
     return table(
         {"p1": at(0), "p2": at(0)},
         owners={1: ("p1", 1), 39: ("p2", 0)},

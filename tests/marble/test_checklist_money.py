@@ -4,6 +4,7 @@ import pytest
 
 from jokeapp.core.errors import IllegalAction
 from jokeapp.games.marble.data import CITY_TOLL, TOUR_TOLL
+from jokeapp.games.marble.state import MarbleState
 
 from .helpers import act, at, deck_with, kinds, of_kind, roll, table
 from .test_data import PRICES_32
@@ -122,7 +123,7 @@ def test_toll_is_received_by_an_owner_on_the_island() -> None:
     assert s.players["p2"].cash == 308
 
 
-def _example_5_9() -> object:
+def _example_5_9() -> MarbleState:
     # A: 70 cash; 리스본 with a building (sale 13 + 6 + 13 = 32), 코펜하겐 and 스톡홀름 (9 + 9).
     return table(
         {"A": at(36, cash=70), "B": at(0)},

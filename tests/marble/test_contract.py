@@ -1,6 +1,8 @@
 """The Game contract around the rules: options, players, setup, malformed actions, CONCEDE,
 views with previews, legal actions."""
 
+from typing import Any
+
 import pytest
 
 from jokeapp.core.errors import IllegalAction, InvalidOptions
@@ -78,7 +80,7 @@ def test_setup_shuffles_order_then_deck_with_the_game_rng() -> None:
 
 def test_illegal_actions_are_refused_with_korean_messages() -> None:
     s = table({"p1": at(0), "p2": at(0)})
-    cases = [
+    cases: list[tuple[str, dict[str, Any], str]] = [
         ("p2", {"type": "ROLL"}, "not_your_turn"),
         ("p1", {"type": "BUY"}, "wrong_phase"),
         ("p1", {"type": "SELL", "pos": 1, "what": "top"}, "not_in_debt"),

@@ -80,7 +80,7 @@ def random_action(rng: Rng, players: list[str]) -> tuple[str, Any]:
         "PROPOSE_TRADE",
     ][rng.below(11)]
     pos = rng.below(44) - 2
-    fields: dict[str, Any] = {
+    by_kind: dict[str, dict[str, Any]] = {
         "BUILD": {"level": rng.below(6)},
         "SELL": {"pos": pos, "what": ("top", "all", "x")[rng.below(3)]},
         "SPACE_TRAVEL": {"dest": pos},
@@ -90,8 +90,8 @@ def random_action(rng: Rng, players: list[str]) -> tuple[str, Any]:
             "give": {"lands": [rng.below(40)], "cash": rng.below(400)},
             "take": {"lands": [], "cash": rng.below(400)},
         },
-    }.get(kind, {})
-    return actor, {"type": kind, **fields}
+    }
+    return actor, {"type": kind, **by_kind.get(kind, {})}
 
 
 def check_illegal_leaves_state(state: MarbleState, rng: Rng) -> None:
