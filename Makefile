@@ -12,7 +12,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q -e '.[test]'
 	touch $(STAMP)
 
-run: $(STAMP)
+run: $(STAMP) client
 	mkdir -p var
 	$(BIN)/joke serve --host 127.0.0.1 --port 8000 --db var/joke.sqlite3
 
@@ -26,11 +26,17 @@ browser-deps:
 	@fc-list 2>/dev/null | grep -qi 'Noto Sans CJK' || (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q fonts-noto-cjk fonts-noto-color-emoji)
 
 # The web client (client/): installed and built into jokeapp/server/static/app.
-client:
-	@if [ -f client/package.json ]; then cd client && npm ci --no-audit --no-fund && npm run build; fi
+# `npm install` rather than `npm ci`: vite lists an optional Windows-only package that the
+# registry does not serve, which `npm ci` counts as a lock mismatch; `npm install` keeps the lock.
+client/node_modules/.package-lock.json: client/package.json client/package-lock.json
+	cd client && npm install --no-audit --no-fund
+	touch $@
 
-client-test:
-	@if [ -f client/package.json ]; then cd client && npm ci --no-audit --no-fund && npm test; fi
+client: $(STAMP) client/node_modules/.package-lock.json
+	cd client && npm run build
+
+client-test: $(STAMP) client/node_modules/.package-lock.json
+	cd client && npm test
 
 unit: $(STAMP)
 	$(BIN)/pytest
