@@ -1,21 +1,30 @@
 """Bots: ``(state, player, rng) -> action``. They read only their own hand and public facts.
 
-random: a uniformly random legal move (tax returns: a uniformly random set of cards).
+random: in play, each of ``legal_actions`` with equal chances (pass included when allowed);
+in the revolution check, each legal confirmation with equal chances; a tax return is a
+uniformly random set of cards of the right size (every subset of the hand equally likely, so
+numbers held in several copies come up more often than the one-per-multiset list of
+``legal_actions``).
 heuristic: sheds the worst sets first, saves low cards and jesters to win back the lead,
 gives back the worst cards as tax, and revolts whenever that spares it or lifts it.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import Final
 
 from jokeapp.core.contract import Action, BotPolicy
 from jokeapp.core.rng import Rng
-from jokeapp.games.dalmuti.data import CARD_IDS, JESTER
+from jokeapp.games.dalmuti.data import CARD_IDS, FIRST_CARD, JESTER
 from jokeapp.games.dalmuti.legal import (
     Choice,
+    choice_at,
     choice_cards,
-    might_beat,
+    choice_count,
+    jester_count,
+    lead_cards,
+    lead_count,
     number_counts,
     play_choices,
 )
@@ -32,14 +41,7 @@ def random_bot(state: DalmutiState, player: str, rng: Rng) -> Action:
     phase = state.phase
     hand = state.hands[player]
     if phase.kind == "playing":
-        top = state.trick.top
-        if top is not None and not might_beat(hand, top):
-            return {"type": "pass"}  # the only legal move; skips the enumeration
-        choices = play_choices(number_counts(hand), top)
-        pick = rng.below(len(choices) + (top is not None))
-        if pick == len(choices):
-            return {"type": "pass"}
-        return {"type": "play", "cardIds": choice_cards(hand, choices[pick])}
+        return random_play(hand, state.trick.top, rng)
     if isinstance(phase, RevolutionCheck):
         declare = can_declare(state, player) and rng.below(2) == 1
         return {"type": "confirmHand", "declareRevolution": declare}
@@ -48,6 +50,22 @@ def random_bot(state: DalmutiState, player: str, rng: Rng) -> Action:
         picked = [pool.pop(rng.below(len(pool))) for _ in range(phase.owed[player].count)]
         return {"type": "returnTax", "cardIds": [CARD_IDS[card] for card in picked]}
     return on_timeout(state, player)
+
+
+def random_play(hand: list[int], top: Play | None, rng: Rng) -> Action:
+    """One of ``legal_actions`` with equal chances, found by counting instead of listing."""
+    if top is None:
+        return {"type": "play", "cardIds": lead_cards(hand, rng.below(lead_count(hand)))}
+    below_top = bisect_left(hand, FIRST_CARD[top.rank])
+    if not below_top:
+        return {"type": "pass"}  # nothing in hand beats top: the only legal move
+    counts = number_counts(hand[:below_top])
+    counts[JESTER] = jester_count(hand)
+    total = choice_count(counts, top)
+    pick = rng.below(total + 1)
+    if pick == total:
+        return {"type": "pass"}
+    return {"type": "play", "cardIds": choice_cards(hand, choice_at(counts, top, pick))}
 
 
 def heuristic_lead(counts: list[int]) -> Choice:

@@ -35,10 +35,11 @@ _IDS_AND_NUMBERS = _build_ids()
 CARD_IDS: Final[tuple[str, ...]] = _IDS_AND_NUMBERS[0]
 CARD_NUMBERS: Final[tuple[int, ...]] = _IDS_AND_NUMBERS[1]  # the n of each card; 13 for a jester
 CARD_INDEX: Final[dict[str, int]] = {card_id: index for index, card_id in enumerate(CARD_IDS)}
-# The index of the first card of each number (1..13): a number's cards are contiguous.
-FIRST_CARD: Final[dict[int, int]] = {
-    number: CARD_NUMBERS.index(number) for number in range(1, JESTER + 1)
-}
+# The index of the first card of each number (1..13), by number: a number's cards are
+# contiguous. A tuple rather than a dict because the bots look it up on every decision.
+FIRST_CARD: Final[tuple[int, ...]] = tuple(
+    CARD_NUMBERS.index(number) if number else 0 for number in range(JESTER + 1)
+)
 JESTERS: Final[tuple[int, int]] = (len(CARD_IDS) - 2, len(CARD_IDS) - 1)
 
 FULL_DECK: Final[tuple[int, ...]] = tuple(range(len(CARD_IDS)))  # 80 cards

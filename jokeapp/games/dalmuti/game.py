@@ -64,6 +64,39 @@ def apply_return(state: DalmutiState, actor: str, action: Action) -> list[Event]
     return return_tax(state, actor, owed, cards)
 
 
+def apply_turn(state: DalmutiState, actor: str, action: Action) -> list[Event] | None:
+    """The fast path of the common case: a well-formed, allowed ``pass`` or a well-formed
+    ``play`` by the player whose turn it is. Returns None for anything else, which
+    ``apply_checked`` then handles with the same errors: all it checks before the cards
+    holds here."""
+    if type(action) is not dict or actor != state.current or state.phase.kind != "playing":
+        return None
+    if actor not in state.hands:
+        return None
+    kind = action.get("type")
+    if kind == "pass":
+        if len(action) == 1 and state.trick.top is not None:
+            return pass_turn(state, actor)
+    elif kind == "play" and len(action) == 2 and "cardIds" in action:
+        cards = cards_from_hand(action, state.hands[actor])
+        return play(state, actor, cards, check_play(state, actor, cards))
+    return None
+
+
+def apply_checked(state: DalmutiState, actor: str, action: Action) -> list[Event]:
+    """Every action, checked in the order of its possible errors."""
+    kind = action_type(action)
+    if actor not in state.hands:
+        reject("not_a_player", "이 게임의 참가자가 아니에요.")
+    if state.phase.kind == "finished":
+        reject("game_over", "게임이 끝났어요.")
+    if kind == "play" or kind == "pass":
+        return apply_play_or_pass(state, actor, kind, action)
+    if kind == "confirmHand":
+        return apply_confirm(state, actor, action)
+    return apply_return(state, actor, action)
+
+
 class DalmutiGame:
     id = "dalmuti"
     title = "신분 카드 게임"
@@ -81,23 +114,13 @@ class DalmutiGame:
         return self.start(options, players, seed)[0]
 
     def apply(self, state: DalmutiState, actor: str, action: Action) -> list[Event]:
-        kind = action_type(action)
-        if actor not in state.hands:
-            reject("not_a_player", "이 게임의 참가자가 아니에요.")
-        if state.phase.kind == "finished":
-            reject("game_over", "게임이 끝났어요.")
-        if kind == "play" or kind == "pass":
-            events = apply_play_or_pass(state, actor, kind, action)
-        elif kind == "confirmHand":
-            events = apply_confirm(state, actor, action)
-        else:
-            events = apply_return(state, actor, action)
+        events = apply_turn(state, actor, action) or apply_checked(state, actor, action)
         state.seq += 1
         return events
 
     def pending(self, state: DalmutiState) -> list[Pending]:
         if state.phase.kind == "playing":  # the common case, without a further call
-            return [Pending(state.current, "play", state.options.turn_seconds)]
+            return [state.turn_pending()]
         return timeouts.pending(state)
 
     def on_timeout(self, state: DalmutiState, player: str) -> Action:

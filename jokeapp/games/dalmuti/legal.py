@@ -27,6 +27,11 @@ def number_counts(hand: list[int]) -> list[int]:
     return counts
 
 
+def jester_count(hand: list[int]) -> int:
+    """Jesters sort last in a sorted hand."""
+    return len(hand) - bisect_left(hand, FIRST_CARD[JESTER])
+
+
 def play_choices(counts: list[int], top: Play | None) -> list[Choice]:
     """Every distinct legal set: any count on a lead, else top's count with a lower number."""
     jesters = counts[JESTER]
@@ -51,10 +56,73 @@ def play_choices(counts: list[int], top: Play | None) -> list[Choice]:
     return choices
 
 
-def might_beat(hand: list[int], top: Play) -> bool:
-    """False when a sorted hand has no number card below ``top``'s rank, so nothing in it can
-    beat ``top`` (jesters alone are 13): a cheap test that settles most forced passes."""
-    return bisect_left(hand, FIRST_CARD[top.rank]) > 0
+def choice_count(counts: list[int], top: Play | None) -> int:
+    """``len(play_choices(counts, top))``, without building the list."""
+    jesters = counts[JESTER]
+    if top is None:
+        return (sum(counts) - jesters) * (jesters + 1) + jesters
+    need = top.count
+    haves = counts[1 : top.rank]
+    if need == 1:  # one set per number held: no jester can join a single card
+        return len(haves) - haves.count(0)
+    most_wild = min(jesters, need - 1)
+    fewest = need - most_wild  # number cards a set needs at the least
+    total = 0
+    for have in haves:
+        if have >= fewest:
+            total += most_wild + 1 if have >= need else have - fewest + 1
+    return total
+
+
+def choice_at(counts: list[int], top: Play | None, index: int) -> Choice:
+    """``play_choices(counts, top)[index]``, without building the list: a uniform index
+    gives a uniform legal set."""
+    jesters = counts[JESTER]
+    if top is None:
+        per_card = jesters + 1  # each number card count pairs with 0..jesters jesters
+        for number in range(1, JESTER):
+            block = counts[number] * per_card
+            if index < block:
+                return (number, 1 + index // per_card, index % per_card)
+            index -= block
+        return (JESTER, 0, index + 1)
+    need = top.count
+    most_wild = min(jesters, need - 1)
+    fewest = need - most_wild
+    for number in range(1, top.rank):
+        have = counts[number]
+        if have >= fewest:
+            block = most_wild + 1 if have >= need else have - fewest + 1
+            if index < block:
+                wild = max(need - have, 0) + index
+                return (number, need - wild, wild)
+            index -= block
+    raise IndexError("choice index out of range")
+
+
+def lead_count(hand: list[int]) -> int:
+    """``len(play_choices(number_counts(hand), None))``: each number card with any number of
+    jesters (the card and all lower ids of its number make the set), or jesters alone."""
+    jesters = jester_count(hand)
+    return (len(hand) - jesters) * (jesters + 1) + jesters
+
+
+def lead_cards(hand: list[int], index: int) -> list[str]:
+    """``choice_cards(hand, play_choices(number_counts(hand), None)[index])`` read straight
+    off the sorted hand: choice ``index`` ends at the number card at ``index // (jesters + 1)``."""
+    jesters = jester_count(hand)
+    per_card = jesters + 1
+    position, wild = divmod(index, per_card)
+    numbers_end = len(hand) - jesters
+    if position < numbers_end:
+        start = bisect_left(hand, FIRST_CARD[CARD_NUMBERS[hand[position]]])
+        cards = hand[start : position + 1]
+    else:  # jesters alone, past every number card's block
+        cards = []
+        wild = index - numbers_end * per_card + 1
+    if wild:
+        cards += hand[-wild:]
+    return [CARD_IDS[card] for card in cards]
 
 
 def choice_cards(hand: list[int], choice: Choice) -> list[str]:

@@ -5,14 +5,22 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from jokeapp.core.contract import Pending
 from jokeapp.core.rng import Rng
+
+# Pending kinds and their deadlines in seconds (spec 8.5; a turn takes ``turnSeconds``).
+PLAY = "play"
+CONFIRM_HAND = "confirmHand"
+RETURN_TAX = "returnTax"
+REVOLUTION_CHECK_SECONDS = 20
+TAX_RETURN_SECONDS = 30
 
 NO_REVOLUTION = "none"
 REVOLUTION = "revolution"
 GREAT_REVOLUTION = "great"
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class DalmutiOptions:
     rounds: int = 3
     scoring: str = "rank-points"
@@ -151,3 +159,36 @@ class DalmutiState:
     discard: list[int] = field(default_factory=list)
     turn_started_at: int = 0  # the engine has no clock; kept for the server
     seq: int = 0  # actions applied so far
+    # Every Pending the game can report, built once per player and kind: a Pending depends
+    # only on the player, the kind and the options, all fixed for the whole game, and it is
+    # frozen, so this never goes stale. Not game data: left out of JSON and comparisons.
+    pendings: dict[str, dict[str, Pending]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self.pendings = {kind: {} for kind in (PLAY, CONFIRM_HAND, RETURN_TAX)}
+        for player in self.players:
+            for kind in self.pendings:
+                self.pendings[kind][player] = Pending(player, kind, self.deadline(kind))
+
+    def deadline(self, kind: str) -> int:
+        """The time budget of a pending kind (spec 8.5)."""
+        if kind == CONFIRM_HAND:
+            return REVOLUTION_CHECK_SECONDS
+        if kind == RETURN_TAX:
+            return TAX_RETURN_SECONDS
+        return self.options.turn_seconds
+
+    def pending(self, player: str, kind: str) -> Pending:
+        """``player`` must act now: a ``kind`` decision with its deadline."""
+        found = self.pendings[kind].get(player)
+        if found is None or found.seconds != self.deadline(kind):
+            found = Pending(player, kind, self.deadline(kind))
+        return found
+
+    def turn_pending(self) -> Pending:
+        """The playing phase's only pending: the current player's turn (checked per call
+        like ``pending``, without its generality, as it is asked before every move)."""
+        found = self.pendings[PLAY].get(self.current)
+        if found is None or found.seconds != self.options.turn_seconds:
+            found = Pending(self.current, PLAY, self.options.turn_seconds)
+        return found

@@ -5,29 +5,28 @@ from __future__ import annotations
 from jokeapp.core.contract import Action, Pending
 from jokeapp.games.dalmuti.actions import reject
 from jokeapp.games.dalmuti.data import CARD_IDS, CARD_NUMBERS, JESTER
-from jokeapp.games.dalmuti.state import DalmutiState, RevolutionCheck, TaxReturn
+from jokeapp.games.dalmuti.state import (
+    CONFIRM_HAND,
+    RETURN_TAX,
+    REVOLUTION_CHECK_SECONDS,
+    TAX_RETURN_SECONDS,
+    DalmutiState,
+    RevolutionCheck,
+    TaxReturn,
+)
 from jokeapp.games.dalmuti.tax import worst_cards
 
-REVOLUTION_CHECK_SECONDS = 20
-TAX_RETURN_SECONDS = 30
+__all__ = ["REVOLUTION_CHECK_SECONDS", "TAX_RETURN_SECONDS", "on_timeout", "pending", "timeout_lead"]
 
 
 def pending(state: DalmutiState) -> list[Pending]:
     phase = state.phase
     if phase.kind == "playing":
-        return [Pending(state.current, "play", state.options.turn_seconds)]
+        return [state.turn_pending()]
     if isinstance(phase, RevolutionCheck):
-        return [
-            Pending(player, "confirmHand", REVOLUTION_CHECK_SECONDS)
-            for player in state.order
-            if not phase.confirmed[player]
-        ]
+        return [state.pending(player, CONFIRM_HAND) for player in state.order if not phase.confirmed[player]]
     if isinstance(phase, TaxReturn):
-        return [
-            Pending(player, "returnTax", TAX_RETURN_SECONDS)
-            for player, owed in phase.owed.items()
-            if not owed.done
-        ]
+        return [state.pending(player, RETURN_TAX) for player, owed in phase.owed.items() if not owed.done]
     return []
 
 

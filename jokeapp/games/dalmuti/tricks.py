@@ -71,7 +71,11 @@ def play(state: DalmutiState, actor: str, cards: tuple[int, ...], rank: int) -> 
         if sum(1 for player in state.order if state.hands[player]) == 1:
             events.extend(finish_round(state))
             return events
-    events.extend(advance(state, actor))
+    following = next_to_answer(state, actor)
+    if following is None:
+        events.append(end_trick(state))
+    else:
+        state.current = following
     return events
 
 
@@ -80,32 +84,33 @@ def pass_turn(state: DalmutiState, actor: str) -> list[Event]:
     trick.passes_since_top.append(actor)
     if state.options.pass_locks_out:
         trick.locked_out.append(actor)
-    events: list[Event] = [{"type": "passed", "player": actor}]
-    events.extend(advance(state, actor))
-    return events
+    passed: Event = {"type": "passed", "player": actor}
+    following = next_to_answer(state, actor)
+    if following is None:
+        return [passed, end_trick(state)]
+    state.current = following
+    return [passed]
 
 
-def advance(state: DalmutiState, after: str) -> list[Event]:
-    """Moves the turn to the next player after ``after`` who has cards and is not locked
-    out, or ends the trick when none of them still has to answer the top set (everyone
-    with cards, bar whoever played it, has passed since it or is locked out)."""
+def next_to_answer(state: DalmutiState, after: str) -> str | None:
+    """Who takes the turn after ``after``: the next player who has cards and is not locked
+    out, while any of them still has to answer the top set; None when none has to (everyone
+    with cards, bar whoever played it, has passed since it or is locked out): the trick ends."""
     trick = state.trick
     top = trick.top
     assert top is not None
     hands, order = state.hands, state.order
-    seats = len(order)
-    start = order.index(after)
+    by, answered, locked = top.by, trick.passes_since_top, trick.locked_out
+    place = order.index(after) + 1
     following: str | None = None
-    for step in range(1, seats + 1):
-        player = order[(start + step) % seats]
-        if not hands[player] or player in trick.locked_out:
+    for player in order[place:] + order[:place]:
+        if not hands[player] or player in locked:
             continue
         if following is None:
             following = player
-        if player != top.by and player not in trick.passes_since_top:
-            state.current = following
-            return []
-    return end_trick(state)
+        if player != by and player not in answered:
+            return following
+    return None
 
 
 def next_player(state: DalmutiState, after: str, skipped: Sequence[str]) -> str:
@@ -120,7 +125,7 @@ def next_player(state: DalmutiState, after: str, skipped: Sequence[str]) -> str:
     raise AssertionError("no player left to take the turn")
 
 
-def end_trick(state: DalmutiState) -> list[Event]:
+def end_trick(state: DalmutiState) -> Event:
     """Clears the table; whoever played last leads, or the next player with cards if that
     set emptied their hand."""
     trick = state.trick
@@ -132,4 +137,4 @@ def end_trick(state: DalmutiState) -> list[Event]:
         state.discard.extend(played.cards)
     state.trick = Trick(leader=leader)
     state.current = leader
-    return [{"type": "trickWon", "player": winner, "next": leader}]
+    return {"type": "trickWon", "player": winner, "next": leader}
