@@ -74,7 +74,8 @@ def test_takeover_price_is_twice_land_and_every_built_level() -> None:
     assert s.decision is not None and s.decision.can_takeover == 2 * (40 + 20 + 40 + 60)
 
 
-def test_takeover_offered_after_a_toll_paid_through_the_debt_phase() -> None:
+def test_no_takeover_after_a_toll_paid_through_the_debt_phase() -> None:
+    """빚 갚기로 만들 수 없음: sale money raised for the toll does not buy the city."""
     s = table(
         {"p1": at(31, cash=0), "p2": at(0)},
         owners={34: ("p2", 0), 39: ("p1", 3)},
@@ -82,12 +83,23 @@ def test_takeover_offered_after_a_toll_paid_through_the_debt_phase() -> None:
     )
     roll(s, "p1", 1, 2)
     assert s.phase == "debt"
+    events = act(s, "p1", "SELL", pos=39, what="all")
+    assert kinds(events) == ["sold", "tollPaid"] and s.players["p1"].cash == 80 - 6
+    assert s.decision is None and s.current_player == "p2" and s.phase == "turnStart"
+    with pytest.raises(IllegalAction):
+        act(s, "p1", "TAKEOVER")
+
+
+def test_no_takeover_after_a_toll_paid_through_the_debt_phase_even_on_a_double() -> None:
+    s = table(
+        {"p1": at(32, cash=0), "p2": at(0)},
+        owners={34: ("p2", 0), 39: ("p1", 3)},
+        options={"takeover": True},
+    )
+    roll(s, "p1", 1, 1)
     act(s, "p1", "SELL", pos=39, what="all")
-    assert s.players["p1"].cash == 80 - 6
-    assert s.phase == "decide" and s.decision is not None and s.decision.can_takeover == 64
-    events = act(s, "p1", "TAKEOVER")
-    assert kinds(events)[0] == "takeover" and s.owners[34].owner == "p1"
-    assert s.players["p1"].cash == 10 and s.current_player == "p2"
+    assert s.decision is None and s.current_player == "p1" and s.phase == "turnStart"
+    assert s.extra_roll
 
 
 def test_no_takeover_when_the_toll_bankrupts() -> None:

@@ -32,6 +32,6 @@ def sell_for_debt(state: MarbleState, events: list[Event], actor: str, pos: int,
 def continue_after_debt(
     state: MarbleState, events: list[Event], queue: list[Payment], reason: str, pos: int | None
 ) -> None:
-    """The rest of the queue (L04, L19) is paid; then the turn resumes."""
+    """The rest of the queue (L04, L19) is paid; then the turn resumes, without a takeover."""
     if settle(state, events, queue):
-        resume(state, events, reason, pos)
+        resume(state, events, reason, pos, after_debt=True)

@@ -160,13 +160,23 @@ def run_payments(state: MarbleState, events: list[Event], payments: list[Payment
         resume(state, events, first.reason, first.pos)
 
 
-def resume(state: MarbleState, events: list[Event], reason: str, pos: int | None) -> None:
-    """Every payment of that purpose is settled: on with the turn."""
+def resume(
+    state: MarbleState,
+    events: list[Event],
+    reason: str,
+    pos: int | None,
+    after_debt: bool = False,
+) -> None:
+    """Every payment of that purpose is settled: on with the turn.
+
+    ``after_debt``: the payment needed the debt phase; a takeover is then not offered, since
+    its price may not come from sales (spec 5.7, "빚 갚기로 만들 수 없음").
+    """
     if state.phase == FINISHED:
         return
     if not state.players[state.order[state.current]].alive:
         end_turn(state, events)
-    elif reason == "toll" and pos is not None:
+    elif reason == "toll" and pos is not None and not after_debt:
         offer_takeover(state, events, pos)
     elif reason == "spaceFee" and pos is not None:
         fly(state, events, pos, fee_paid=True)
