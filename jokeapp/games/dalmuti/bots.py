@@ -27,6 +27,7 @@ from jokeapp.games.dalmuti.legal import (
     lead_count,
     number_counts,
     play_choices,
+    single_follows,
 )
 from jokeapp.games.dalmuti.revolution import can_declare
 from jokeapp.games.dalmuti.state import DalmutiState, Play, RevolutionCheck, TaxReturn
@@ -59,6 +60,12 @@ def random_play(hand: list[int], top: Play | None, rng: Rng) -> Action:
     below_top = bisect_left(hand, FIRST_CARD[top.rank])
     if not below_top:
         return {"type": "pass"}  # nothing in hand beats top: the only legal move
+    if top.count == 1:
+        singles = single_follows(hand, below_top)
+        pick = rng.below(len(singles) + 1)
+        if pick == len(singles):
+            return {"type": "pass"}
+        return {"type": "play", "cardIds": [CARD_IDS[singles[pick]]]}
     counts = number_counts(hand[:below_top])
     counts[JESTER] = jester_count(hand)
     total = choice_count(counts, top)

@@ -100,6 +100,18 @@ def choice_at(counts: list[int], top: Play | None, index: int) -> Choice:
     raise IndexError("choice index out of range")
 
 
+def single_follows(hand: list[int], below_top: int) -> list[int]:
+    """``play_choices`` on a single card, as cards: the lowest id of each number among the
+    first ``below_top`` cards of a sorted hand (those below top's rank)."""
+    firsts: list[int] = []
+    number = 0
+    for card in hand[:below_top]:
+        if CARD_NUMBERS[card] != number:
+            number = CARD_NUMBERS[card]
+            firsts.append(card)
+    return firsts
+
+
 def lead_count(hand: list[int]) -> int:
     """``len(play_choices(number_counts(hand), None))``: each number card with any number of
     jesters (the card and all lower ids of its number make the set), or jesters alone."""

@@ -102,6 +102,11 @@ def next_to_answer(state: DalmutiState, after: str) -> str | None:
     hands, order = state.hands, state.order
     by, answered, locked = top.by, trick.passes_since_top, trick.locked_out
     place = order.index(after) + 1
+    if place == len(order):
+        place = 0
+    player = order[place]
+    if hands[player] and player != by and player not in answered and player not in locked:
+        return player  # the usual case: the next seat still has to answer
     following: str | None = None
     for player in order[place:] + order[:place]:
         if not hands[player] or player in locked:
