@@ -140,6 +140,6 @@ def end_trick(state: DalmutiState) -> Event:
     leader = winner if state.hands[winner] else next_player(state, winner, ())
     for played in trick.pile:
         state.discard.extend(played.cards)
-    state.trick = Trick(leader=leader)
+    state.trick = Trick(leader, None, [], [], [])  # positional: the hot path skips the factories
     state.current = leader
     return {"type": "trickWon", "player": winner, "next": leader}
