@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from jokeapp.core.contract import Event
+from jokeapp.core.errors import IllegalAction
 from jokeapp.core.rng import Rng
 from jokeapp.games.marble.data import ISLAND_POS, KIND, MAX_CARDS_PER_TURN, SPACE_POS, TOUR
 from jokeapp.games.marble.monopoly import monopoly_kind
@@ -117,3 +118,55 @@ def test_random_legal_play_keeps_the_rules_of_moves_and_table(
     options: dict[str, Any], count: int, seed: int, concede_odds: int
 ) -> None:
     play_by_the_rules(options, count, seed, concede_odds)
+
+
+def _action_grid(players: list[str]) -> list[dict[str, Any]]:
+    """Well-formed actions of every type, most of them wrong for the moment they are tried."""
+    grid: list[dict[str, Any]] = [
+        {"type": kind} for kind in ("ROLL", "PAY_ISLAND_FEE", "USE_ESCAPE_CARD", "BUY", "TAKEOVER")
+    ]
+    grid += [{"type": "BUILD", "level": level} for level in range(6)]
+    for pos in (-1, 0, 1, 5, 25, 30, 39, 40):
+        grid += [{"type": "SELL", "pos": pos, "what": what} for what in ("top", "all")]
+        grid.append({"type": "SPACE_TRAVEL", "dest": pos})
+    grid += [{"type": "TRADE_RESPOND", "accept": answer} for answer in (True, False)]
+    for to in [*players, "nobody"]:
+        grid.append(
+            {
+                "type": "PROPOSE_TRADE",
+                "to": to,
+                "give": {"lands": [1], "cash": 0},
+                "take": {"lands": [], "cash": 999},
+            }
+        )
+    return grid
+
+
+def test_rejected_actions_in_decide_debt_and_trade_phases_leave_the_state_unchanged() -> None:
+    players = ["a", "b", "c"]
+    grid = _action_grid(players)
+    refused: dict[str, int] = {}
+    options = {
+        "startMoney": 200,
+        "trade": True,
+        "takeover": True,
+        "landmark": True,
+        "buildOnPurchase": True,
+    }
+    for seed in (1, 8, 36):  # heuristic games of these seeds go through the debt phase
+        state, _ = GAME.start(options, players, seed)
+        rng = bot_rng(seed)
+        while not GAME.is_over(state):
+            if state.phase != TURN_START:
+                snapshot = GAME.to_json(state)
+                for actor in players:
+                    for action in grid:
+                        probe = GAME.from_json(snapshot)
+                        try:
+                            GAME.apply(probe, actor, action)
+                        except IllegalAction:
+                            refused[state.phase] = refused.get(state.phase, 0) + 1
+                            assert GAME.to_json(probe) == snapshot, (seed, actor, action)
+            who = GAME.pending(state)[0].player
+            GAME.apply(state, who, GAME.bots["heuristic"](state, who, rng))
+    assert refused.get("debt", 0) > 1000 and refused.get("decide", 0) > 1000
