@@ -11,11 +11,10 @@ from hypothesis import strategies as st
 from jokeapp.core.rng import Rng
 from jokeapp.games.dalmuti.data import CARD_IDS, CARD_NUMBERS, FULL_DECK, JESTER
 from jokeapp.games.dalmuti.legal import (
-    choice_at,
     choice_cards,
-    choice_count,
     lead_cards,
     lead_count,
+    multi_follows,
     number_counts,
     play_choices,
     single_follows,
@@ -76,20 +75,21 @@ def test_review_random_bot_play_draws_map_one_to_one_onto_legal_actions(seed: in
 hands = st.lists(st.sampled_from(FULL_DECK), max_size=20, unique=True).map(sorted)
 
 
-@settings(max_examples=200, deadline=None)
-@given(hands, st.integers(1, 4), st.integers(2, JESTER))
-def test_review_counted_choices_equal_the_listed_ones(hand: list[int], count: int, rank: int) -> None:
+@settings(max_examples=300, deadline=None)
+@given(hands, st.integers(1, 5), st.integers(2, JESTER))
+def test_review_sampled_sets_are_the_listed_sets_in_order(hand: list[int], need: int, rank: int) -> None:
+    """The bot's shortcuts (lead_count/lead_cards, single_follows, multi_follows) give the
+    very sets of play_choices, one index each."""
     counts = number_counts(hand)
-    listed = play_choices(counts, None)
-    assert lead_count(hand) == choice_count(counts, None) == len(listed)
-    for index, choice in enumerate(listed):
-        assert choice_at(counts, None, index) == choice
-        assert lead_cards(hand, index) == choice_cards(hand, choice)
-    top = Play((), count, rank, "x")
-    listed = play_choices(counts, top)
-    assert choice_count(counts, top) == len(listed)
-    assert [choice_at(counts, top, index) for index in range(len(listed))] == listed
-    if count == 1:
-        below_top = sum(1 for card in hand if CARD_NUMBERS[card] < rank)
-        singles = single_follows(hand, below_top)
-        assert [[CARD_IDS[card]] for card in singles] == [choice_cards(hand, c) for c in listed]
+    listed = [choice_cards(hand, choice) for choice in play_choices(counts, None)]
+    assert lead_count(hand) == len(listed)
+    assert [lead_cards(hand, index) for index in range(len(listed))] == listed
+    listed = [choice_cards(hand, c) for c in play_choices(counts, Play((), need, rank, "x"))]
+    below_top = sum(1 for card in hand if CARD_NUMBERS[card] < rank)
+    if need == 1:
+        assert [[CARD_IDS[card]] for card in single_follows(hand, below_top)] == listed
+    sets = []
+    for start, used in multi_follows(hand, below_top, need):
+        wild = hand[used - need :] if used < need else []
+        sets.append([CARD_IDS[card] for card in hand[start : start + used] + wild])
+    assert sets == listed

@@ -19,12 +19,10 @@ from jokeapp.core.rng import Rng
 from jokeapp.games.dalmuti.data import CARD_IDS, FIRST_CARD, JESTER
 from jokeapp.games.dalmuti.legal import (
     Choice,
-    choice_at,
     choice_cards,
-    choice_count,
-    jester_count,
     lead_cards,
     lead_count,
+    multi_follows,
     number_counts,
     play_choices,
     single_follows,
@@ -66,13 +64,15 @@ def random_play(hand: list[int], top: Play | None, rng: Rng) -> Action:
         if pick == len(singles):
             return {"type": "pass"}
         return {"type": "play", "cardIds": [CARD_IDS[singles[pick]]]}
-    counts = number_counts(hand[:below_top])
-    counts[JESTER] = jester_count(hand)
-    total = choice_count(counts, top)
-    pick = rng.below(total + 1)
-    if pick == total:
+    sets = multi_follows(hand, below_top, top.count)
+    pick = rng.below(len(sets) + 1)
+    if pick == len(sets):
         return {"type": "pass"}
-    return {"type": "play", "cardIds": choice_cards(hand, choice_at(counts, top, pick))}
+    start, used = sets[pick]
+    cards = hand[start : start + used]
+    if used < top.count:
+        cards += hand[used - top.count :]  # jesters sort last
+    return {"type": "play", "cardIds": [CARD_IDS[card] for card in cards]}
 
 
 def heuristic_lead(counts: list[int]) -> Choice:

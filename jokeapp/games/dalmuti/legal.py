@@ -56,50 +56,6 @@ def play_choices(counts: list[int], top: Play | None) -> list[Choice]:
     return choices
 
 
-def choice_count(counts: list[int], top: Play | None) -> int:
-    """``len(play_choices(counts, top))``, without building the list."""
-    jesters = counts[JESTER]
-    if top is None:
-        return (sum(counts) - jesters) * (jesters + 1) + jesters
-    need = top.count
-    haves = counts[1 : top.rank]
-    if need == 1:  # one set per number held: no jester can join a single card
-        return len(haves) - haves.count(0)
-    most_wild = min(jesters, need - 1)
-    fewest = need - most_wild  # number cards a set needs at the least
-    total = 0
-    for have in haves:
-        if have >= fewest:
-            total += most_wild + 1 if have >= need else have - fewest + 1
-    return total
-
-
-def choice_at(counts: list[int], top: Play | None, index: int) -> Choice:
-    """``play_choices(counts, top)[index]``, without building the list: a uniform index
-    gives a uniform legal set."""
-    jesters = counts[JESTER]
-    if top is None:
-        per_card = jesters + 1  # each number card count pairs with 0..jesters jesters
-        for number in range(1, JESTER):
-            block = counts[number] * per_card
-            if index < block:
-                return (number, 1 + index // per_card, index % per_card)
-            index -= block
-        return (JESTER, 0, index + 1)
-    need = top.count
-    most_wild = min(jesters, need - 1)
-    fewest = need - most_wild
-    for number in range(1, top.rank):
-        have = counts[number]
-        if have >= fewest:
-            block = most_wild + 1 if have >= need else have - fewest + 1
-            if index < block:
-                wild = max(need - have, 0) + index
-                return (number, need - wild, wild)
-            index -= block
-    raise IndexError("choice index out of range")
-
-
 def single_follows(hand: list[int], below_top: int) -> list[int]:
     """``play_choices`` on a single card, as cards: the lowest id of each number among the
     first ``below_top`` cards of a sorted hand (those below top's rank)."""
@@ -110,6 +66,22 @@ def single_follows(hand: list[int], below_top: int) -> list[int]:
             number = CARD_NUMBERS[card]
             firsts.append(card)
     return firsts
+
+
+def multi_follows(hand: list[int], below_top: int, need: int) -> list[tuple[int, int]]:
+    """``play_choices`` on ``need`` cards, as ``(start, used)``: the cards ``hand[start :
+    start + used]`` and ``need - used`` jesters, for the numbers among the first
+    ``below_top`` cards of a sorted hand (those below top's rank)."""
+    fewest = need - min(jester_count(hand), need - 1)
+    sets: list[tuple[int, int]] = []
+    start = 0
+    for end in range(1, below_top + 1):
+        if end < below_top and CARD_NUMBERS[hand[end]] == CARD_NUMBERS[hand[start]]:
+            continue
+        for used in range(min(end - start, need), fewest - 1, -1):
+            sets.append((start, used))
+        start = end
+    return sets
 
 
 def lead_count(hand: list[int]) -> int:
