@@ -114,7 +114,9 @@ class DalmutiGame:
         return self.start(options, players, seed)[0]
 
     def apply(self, state: DalmutiState, actor: str, action: Action) -> list[Event]:
-        events = apply_turn(state, actor, action) or apply_checked(state, actor, action)
+        events = apply_turn(state, actor, action)
+        if events is None:  # not the common case: the full checks, in their order
+            events = apply_checked(state, actor, action)
         state.seq += 1
         return events
 
