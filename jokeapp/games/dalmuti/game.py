@@ -16,7 +16,13 @@ from jokeapp.games.dalmuti.options import OPTIONS
 from jokeapp.games.dalmuti.revolution import check_confirm, confirm_hand
 from jokeapp.games.dalmuti.rounds import game_result
 from jokeapp.games.dalmuti.setup import start_game
-from jokeapp.games.dalmuti.state import DalmutiOptions, DalmutiState, RevolutionCheck, TaxReturn
+from jokeapp.games.dalmuti.state import (
+    PLAY,
+    DalmutiOptions,
+    DalmutiState,
+    RevolutionCheck,
+    TaxReturn,
+)
 from jokeapp.games.dalmuti.tax import check_return_count, owed_by, return_tax
 from jokeapp.games.dalmuti.tricks import check_pass, check_play, pass_turn, play
 
@@ -121,8 +127,10 @@ class DalmutiGame:
         return events
 
     def pending(self, state: DalmutiState) -> list[Pending]:
-        if state.phase.kind == "playing":  # the common case, without a further call
-            return [state.turn_pending()]
+        if state.phase.kind == "playing":  # asked before every move: the cached turn inline
+            turn = state.pendings[PLAY].get(state.current)
+            if turn is not None and turn.seconds == state.options.turn_seconds:
+                return [turn]
         return timeouts.pending(state)
 
     def on_timeout(self, state: DalmutiState, player: str) -> Action:
