@@ -4,6 +4,10 @@ A set is described by a choice ``(number, number_cards, jesters)``: ``number_car
 ``number`` plus ``jesters`` jesters (``number`` is 13 for jesters alone). Cards of the same
 number are interchangeable, so each choice stands for one concrete set: the lowest card ids.
 That keeps the list bounded (at most a few hundred sets) while covering every distinct play.
+
+The random bot draws one of these sets on every move, so ``lead_count``/``lead_cards``,
+``single_follows`` and ``multi_follows`` give the same sets, in the same order, straight
+off the sorted hand, without building choices (tests/dalmuti/test_review_bot_sampling.py).
 """
 
 from __future__ import annotations
