@@ -20,6 +20,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -92,6 +93,8 @@ class Stats:
 
 
 class Seat:
+    think = 0.0  # seconds a seat waits before acting (0: full speed)
+
     def __init__(self, base: str, room: dict[str, Any], token: str, player: str, stats: Stats) -> None:
         self.url = f"{base}/ws/{room['roomId']}?token={token}"
         self.player = player
@@ -129,13 +132,30 @@ class Seat:
         mine = any(p.player == self.player for p in message.pending)
         if self.waiting is None and self.status == "playing" and bytes(message.view) != b"null" and mine:
             candidates = marble_policy(msgspec.json.decode(message.view), self.player)
-            if candidates:
+            if candidates and self.think > 0:
+                self.waiting = (-1, 0.0, [])  # thinking: nothing else goes out meanwhile
+                asyncio.get_running_loop().call_later(
+                    self.think, lambda c=candidates: asyncio.ensure_future(self.send(c))  # type: ignore[misc]
+                )
+            elif candidates:
                 await self.send(candidates)
 
     async def send(self, candidates: list[dict[str, Any]]) -> None:
         self.seq += 1
         self.waiting = (self.seq, time.perf_counter(), candidates[1:])
         await self.ws.send(_encode({"type": "action", "clientSeq": self.seq, "action": candidates[0]}).decode())
+
+
+async def _post(http: httpx.AsyncClient, path: str, **kwargs: Any) -> httpx.Response:
+    """A POST that survives a dropped keep-alive connection under load (3 tries)."""
+    for attempt in range(3):
+        try:
+            return await http.post(path, **kwargs)
+        except httpx.TransportError:
+            if attempt == 2:
+                raise
+            await asyncio.sleep(0.2)
+    raise AssertionError("unreachable")
 
 
 def _free_port() -> int:
@@ -158,11 +178,11 @@ def _rss_kib(pid: int) -> int:
 
 async def _open_room(http: httpx.AsyncClient, base_ws: str, stats: Stats, sem: asyncio.Semaphore) -> tuple[dict[str, Any], list[Seat]]:
     async with sem:
-        created = (await http.post("/api/rooms", json={"game": "marble", "nickname": "p1",
+        created = (await _post(http, "/api/rooms", json={"game": "marble", "nickname": "p1",
                                                           "options": {"maxRounds": 30}})).json()
         seats = [Seat(base_ws, created, created["token"], created["playerId"], stats)]
         for i in range(2, PLAYERS + 1):
-            joined = (await http.post(f"/api/rooms/{created['code']}/join", json={"nickname": f"p{i}"})).json()
+            joined = (await _post(http, f"/api/rooms/{created['code']}/join", json={"nickname": f"p{i}"})).json()
             seats.append(Seat(base_ws, created, joined["token"], joined["playerId"], stats))
         for seat in seats:
             seat.ws = await websockets.connect(seat.url, max_size=2**22, ping_interval=None)
@@ -176,11 +196,13 @@ async def _rematches(http: httpx.AsyncClient, rooms: list[tuple[dict[str, Any], 
         for created, seats in rooms:
             if seats[0].status == "finished":
                 seats[0].status = "restarting"
-                await http.post(f"/api/rooms/{created['code']}/rematch",
+                await _post(http, f"/api/rooms/{created['code']}/rematch",
                                 headers={"Authorization": f"Bearer {created['token']}"})
 
 
-def measure(rooms: int, seconds: float, warmup: float, workers: int, db: str | None = None) -> dict[str, Any]:
+def measure(
+    rooms: int, seconds: float, warmup: float, workers: int, db: str | None = None, think: float = 0.0
+) -> dict[str, Any]:
     """Starts a fresh server process, drives it from ``workers`` processes, stops it."""
     port = _free_port()
     tmp = tempfile.mkdtemp(prefix="joke-load-")
@@ -190,7 +212,7 @@ def measure(rooms: int, seconds: float, warmup: float, workers: int, db: str | N
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     try:
-        return drive(f"127.0.0.1:{port}", server.pid, rooms, seconds, warmup, workers)
+        return drive(f"127.0.0.1:{port}", server.pid, rooms, seconds, warmup, workers, think)
     finally:
         server.send_signal(signal.SIGTERM)
         try:
@@ -199,7 +221,9 @@ def measure(rooms: int, seconds: float, warmup: float, workers: int, db: str | N
             server.kill()
 
 
-def drive(address: str, pid: int, rooms: int, seconds: float, warmup: float, workers: int) -> dict[str, Any]:
+def drive(
+    address: str, pid: int, rooms: int, seconds: float, warmup: float, workers: int, think: float = 0.0
+) -> dict[str, Any]:
     """Splits the rooms between generator processes that start measuring together."""
     _wait_healthy(address)
     baseline = _rss_kib(pid)
@@ -208,10 +232,16 @@ def drive(address: str, pid: int, rooms: int, seconds: float, warmup: float, wor
     barrier = ctx.Barrier(workers + 1)
     results: Any = ctx.Queue()
     shares = [rooms // workers + (1 if i < rooms % workers else 0) for i in range(workers)]
-    procs = [ctx.Process(target=_worker, args=(address, n, seconds, warmup, barrier, results)) for n in shares]
+    procs = [ctx.Process(target=_worker, args=(address, n, seconds, warmup, barrier, results, think))
+             for n in shares]
     for proc in procs:
         proc.start()
-    barrier.wait(timeout=600)  # every room is open and every seat connected
+    try:
+        barrier.wait(timeout=300)  # every room is open and every seat connected
+    except threading.BrokenBarrierError:
+        for proc in procs:
+            proc.kill()
+        raise RuntimeError("a load generator failed while opening its rooms") from None
     time.sleep(warmup)
     cpu_before = _cpu_seconds(pid)
     time.sleep(seconds / 2)
@@ -248,14 +278,20 @@ def _wait_healthy(address: str) -> None:
     raise RuntimeError("the server did not start")
 
 
-def _worker(address: str, rooms: int, seconds: float, warmup: float, barrier: Any, results: Any) -> None:
+def _worker(address: str, rooms: int, seconds: float, warmup: float, barrier: Any, results: Any,
+            think: float) -> None:
+    Seat.think = think
     try:
         import uvloop
 
         uvloop.install()
     except ImportError:
         pass
-    results.put(asyncio.run(_play(address, rooms, seconds, warmup, barrier)))
+    try:
+        results.put(asyncio.run(_play(address, rooms, seconds, warmup, barrier)))
+    except BaseException:
+        barrier.abort()  # the others and the parent stop waiting instead of hanging
+        raise
 
 
 async def _play(address: str, rooms: int, seconds: float, warmup: float, barrier: Any) -> dict[str, Any]:
@@ -268,7 +304,7 @@ async def _play(address: str, rooms: int, seconds: float, warmup: float, barrier
         readers = [asyncio.create_task(seat.run(stop)) for _, seats in opened for seat in seats]
         await asyncio.get_running_loop().run_in_executor(None, barrier.wait)
         for created, _ in opened:
-            await http.post(f"/api/rooms/{created['code']}/start",
+            await _post(http, f"/api/rooms/{created['code']}/start",
                             headers={"Authorization": f"Bearer {created['token']}"})
         restarter = asyncio.create_task(_rematches(http, opened, stop))
         await asyncio.sleep(warmup)
@@ -307,12 +343,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--db", default=None, help="the server's --db (default: a fresh SQLite file)")
     parser.add_argument("--workers", type=int, default=2, help="load generator processes")
+    parser.add_argument("--think", type=float, default=0.0, help="seconds each seat waits before acting")
     args = parser.parse_args(argv)
     rows = []
     for rooms in args.rooms or [10, 100, 1000]:
-        rows.append(measure(rooms, args.seconds, args.warmup, args.workers, args.db))
+        rows.append(measure(rooms, args.seconds, args.warmup, args.workers, args.db, args.think))
         print(f"measured {rooms} rooms", file=sys.stderr)
-    print(f"Room server load (marble, {PLAYERS} WebSocket seats per room, loopback, {os.cpu_count()} cores, "
+    pace = "full speed" if args.think <= 0 else f"each seat thinks {args.think:g} s"
+    print(f"Room server load (marble, {PLAYERS} WebSocket seats per room, {pace}, loopback, {os.cpu_count()} cores, "
           f"load generator on the same machine in {args.workers} processes)\n")
     print(table(rows))
     return 0
