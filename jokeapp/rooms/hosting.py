@@ -97,21 +97,22 @@ async def join(room: Room, raw_nickname: str, role: str) -> tuple[str, str | Non
     return token, player_id
 
 
-async def leave(room: Room, token: str) -> None:
-    from jokeapp.rooms.room import CLOSE_KICKED
+CLOSE_NORMAL = 1000
 
+
+async def leave(room: Room, token: str) -> None:
     key = token_key(token)
     if key in room.spectators:
         del room.spectators[key]
         await room.store.delete_spectator(room.room_id, key)
-        _drop_connection(room, key, None, CLOSE_KICKED)
+        _drop_connection(room, key, None, CLOSE_NORMAL)
         room.publish(room_changed=True)
         return
     seat = room.seat_of(key)
     if seat is None:
         raise bad_token()
     await _vacate(room, seat)
-    _drop_connection(room, key, None, CLOSE_KICKED)
+    _drop_connection(room, key, None, CLOSE_NORMAL)
     room.publish(room_changed=True)
     room.schedule()
 
