@@ -50,7 +50,7 @@ async def test_dalmuti_out_of_turn_play_unknown_cards_and_duplicate_packets_are_
 ) -> None:
     """dalmuti §10 "차례가 아닌 play, 손에 없는 카드, 중복 패킷은 거부되고 상태가 바뀌지 않는다"."""
     room, tokens, conns = await room_with(manager, "dalmuti", 4, 0)
-    for i, conn in enumerate(conns, 1):
+    for conn in conns:
         await room.call(cmd.ClientAction(conn, 1, {"type": "confirmHand"}))
     for _ in range(200):
         if room.match is not None and room.game.view(room.match.state, None)["phase"]["kind"] == "playing":

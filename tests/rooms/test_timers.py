@@ -162,3 +162,36 @@ async def test_dalmuti_disconnect_removes_nobody_and_keeps_normal_deadlines(
     await run_until_over(manager, clock, room, 5)
     result = room.game.result(room.match.state)  # type: ignore[union-attr]
     assert result is not None and {r["player"] for r in result["ranking"]} == {"p1", "p2", "p3", "p4"}
+
+
+@needs_marble
+async def test_marble_leaving_mid_match_passes_host_and_plays_the_seat_at_once(
+    manager: RoomManager, clock: FakeClock, store: MemoryStore
+) -> None:
+    room, tokens, conns = await room_with(manager, "marble", 2, 0, {"turnSeconds": 60})
+    await room.call(cmd.Leave(tokens[0]))
+    assert room.host_id == "p2" and room.seats["p1"].gone and conns[0].closed == 1000
+    for _ in range(50):
+        await tick(manager, clock, 0)
+        assert pending_of(room, "p1") == []
+        if any(p["player"] == "p2" for p in room.pending_info()):
+            await room.call(cmd.ClientAction(conns[1], room.seq + 1000, room.game.on_timeout(room.match.state, "p2")))  # type: ignore[union-attr]
+        if room.status == "finished":
+            break
+    assert any(actor == "p1" for actor, _ in autos(store, room))
+
+
+@needs_dalmuti
+async def test_dalmuti_kick_mid_match_voids_the_token_but_keeps_the_seat(
+    manager: RoomManager, clock: FakeClock
+) -> None:
+    room, tokens, conns = await room_with(manager, "dalmuti", 4, 0, {"rounds": 1})
+    info = await room.call(cmd.Kick(tokens[0], "p3"))
+    assert [s["playerId"] for s in info["seats"]] == ["p1", "p2", "p3", "p4"]
+    assert conns[2].closed == 4403 and conns[2].last("error")["code"] == "kicked"
+    again = FakeConn()
+    await room.call(cmd.Connect(again, tokens[2]))
+    assert again.last("error")["code"] == "bad_token"
+    await run_until_over(manager, clock, room, 5)
+    result = room.game.result(room.match.state)  # type: ignore[union-attr]
+    assert result is not None and "p3" in {r["player"] for r in result["ranking"]}

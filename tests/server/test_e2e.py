@@ -217,3 +217,26 @@ async def test_catalogue_openapi_and_client_page(server: ServerProcess, api: Api
     await api.create("race", "a")
     assert len((await api.http.get("/api/rooms")).json()["rooms"]) == 1
     await asyncio.sleep(0)
+
+
+async def test_floods_are_rate_limited_and_huge_frames_close_the_socket(tmp_path: Any) -> None:
+    server = ServerProcess(str(tmp_path / "rate.sqlite3"), extra=("--rate", "5"))
+    server.start()
+    api = Api(server)
+    try:
+        created = await api.create("race", "a")
+        client = Client(server, created["roomId"], created["token"], "p1")
+        await client.connect()
+        for _ in range(40):
+            await client.send({"type": "ping"})
+        await client.wait_until(lambda: sum(m["type"] in ("pong", "error") for m in client.messages) >= 40)
+        limited = [m for m in client.messages if m["type"] == "error"]
+        assert limited and all(m["code"] == "rate_limited" for m in limited)
+        assert any(m["type"] == "pong" for m in client.messages)
+        await client.ws.send("x" * 100_000)
+        await client.wait_until(lambda: client.task is not None and client.task.done(), timeout=10)
+        assert client.ws.close_code == 1009
+        assert (await api.http.get("/api/health")).status_code == 200
+    finally:
+        await api.close()
+        server.stop()
