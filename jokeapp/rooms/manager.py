@@ -25,6 +25,7 @@ log = logging.getLogger(__name__)
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud at a table
 CODE_LENGTH = 6
 OPEN_ROOMS_LIMIT = 100
+EVICT_AFTER = 600.0  # seconds a finished, unwatched room stays in memory
 
 
 def installed_games(ids: tuple[str, ...] = GAME_IDS) -> dict[str, Game[Any]]:
@@ -158,6 +159,20 @@ class RoomManager:
         nicknames = {pid: s.nickname for pid, s in room.seats.items()}
         record.update(roomId=room.room_id, match=number, seedHash=replayed.seed_hash, nicknames=nicknames)
         return record
+
+    async def evict_idle(self, after: float = EVICT_AFTER) -> int:
+        """Drops finished rooms nobody watches; the store still has them (loaded on demand)."""
+        now = self.clock.now()
+        idle = [
+            room for room in self.rooms.values()
+            if room.status == "finished" and not room.conns
+            and room.finished_at is not None and room.finished_at <= now - after
+        ]
+        for room in idle:
+            await room.stop()
+            del self.rooms[room.room_id]
+            self.by_code.pop(room.code, None)
+        return len(idle)
 
     async def close(self) -> None:
         for room in list(self.rooms.values()):

@@ -19,6 +19,8 @@ def restore_room(loaded: LoadedRoom, game: Game[Any], store: Store, clock: Clock
         clock=clock, bot_delay=bot_delay, created_at=row.created_at,
     )
     room.status = row.status
+    if row.status == "finished":
+        room.finished_at = clock.now()
     room.match_no = row.match
     room.host_id = row.host_id
     now = clock.now()

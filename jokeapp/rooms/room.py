@@ -83,6 +83,7 @@ class Room:
         self.book = DeadlineBook(rules or rules_for(game.id))
         self.afk_turns: dict[str, int] = {}
         self.afk_offers: dict[str, int] = {}
+        self.finished_at: float | None = None
         self._timer: Timer | None = None
         self._bots_waiting: dict[str, Timer] = {}
         self._bot_rng = Rng.from_seed(int.from_bytes(room_id.encode()[:8].ljust(8, b"\0"), "big"))
@@ -333,6 +334,7 @@ class Room:
     async def finish(self) -> None:
         assert self.match is not None
         self.status = "finished"
+        self.finished_at = self.clock.now()
         self.book.clear()
         self.afk_offers.clear()
         result = self.game.result(self.match.state) or {}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
 import logging
@@ -37,6 +38,15 @@ async def http_error(request: Request, exc: Exception) -> Response:
     return error_response(*INTERNAL)
 
 
+async def _sweep(manager: RoomManager) -> None:
+    while True:
+        await asyncio.sleep(60)
+        try:
+            await manager.evict_idle()
+        except Exception:
+            log.exception("evicting idle rooms failed")
+
+
 def create_app(settings: Settings, clock: Clock | None = None) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -51,9 +61,11 @@ def create_app(settings: Settings, clock: Clock | None = None) -> Starlette:
         # collector run a full pass often; those pauses were the p99 under load.
         gc.freeze()
         gc.set_threshold(50_000, 50, 100)
+        sweeper = asyncio.get_running_loop().create_task(_sweep(manager))
         try:
             yield
         finally:
+            sweeper.cancel()
             await manager.close()
             await store.close()
 

@@ -211,3 +211,20 @@ async def test_rematch_keeps_the_seats_with_a_new_seed(manager: RoomManager, clo
 
 def _unused(_: Any) -> None:
     return None
+
+
+async def test_finished_unwatched_rooms_leave_memory_and_come_back_from_the_store(
+    manager: RoomManager, clock: FakeClock
+) -> None:
+    room, tokens, conns = await race_room(manager)
+    await run_until_over(manager, clock, room, 5)
+    assert await manager.evict_idle() == 0  # still watched
+    for conn in conns:
+        await room.call(cmd.Disconnect(conn))
+    await tick(manager, clock, 601)
+    assert await manager.evict_idle() == 1 and room.room_id not in manager.rooms
+    again = await manager.get(room.code)
+    assert again is not room and again.status == "finished" and again.match_no == 1
+    assert verify_record(RACE, await manager.record(room.code, None)) == []
+    info = await again.call(cmd.Rematch(tokens[0]))
+    assert info["match"] == 2 and info["status"] == "playing"
