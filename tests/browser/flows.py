@@ -55,11 +55,13 @@ def join_by_link(page: Any, code: str, nickname: str, role: str = "player") -> N
 
 def marble_step(page: Any) -> bool:
     """One decision on the marble table, if one is waiting for us."""
-    if tap(page, "roll"):
+    if tap(page, "roll") or tap(page, "space-go"):
         return True
     if page.get_by_test_id("decision").count():
-        short = "부족" in (page.get_by_test_id("decision").inner_text() or "")
-        return tap(page, "decision-pass" if short else "decision-yes") or tap(page, "decision-pass")
+        text = ""
+        with contextlib.suppress(Exception):
+            text = page.get_by_test_id("decision").inner_text(timeout=QUICK)
+        return tap(page, "decision-pass" if "부족" in text else "decision-yes") or tap(page, "decision-pass")
     if page.get_by_test_id("debt").count():
         sell = page.locator("[data-testid^=sell-]")
         if sell.count():

@@ -91,6 +91,7 @@ export function RoomScreen({ code }: { code: string }) {
   const gameInfo = games.find((g) => g.id === room.game);
 
   const leave = () => {
+    if (room.status === 'playing' && state.you?.role === 'player' && !confirm('정말 나갈까요? 남은 게임은 자동으로 진행돼요.')) return;
     void api.leave(room.roomId, seat.token).catch(() => undefined);
     forgetSeat(seat);
     navigate('/');

@@ -182,6 +182,9 @@ export function MarbleTable({ state, act }: { state: SessionState; act: Act }) {
     />
   );
 
+  // a destination picked on an earlier trip must not come back on the next one
+  useEffect(() => setDest(null), [spaceChoosing]);
+
   const onTile = (pos: number) => {
     if (spaceChoosing && pos !== 30) setDest(pos);
     else setInfo(pos);
