@@ -61,7 +61,9 @@ def marble_step(page: Any) -> bool:
         text = ""
         with contextlib.suppress(Exception):
             text = page.get_by_test_id("decision").inner_text(timeout=QUICK)
-        return tap(page, "decision-pass" if "부족" in text else "decision-yes") or tap(page, "decision-pass")
+        return tap(page, "decision-pass" if "부족" in text else "decision-yes") or tap(
+            page, "decision-pass"
+        )
     if page.get_by_test_id("debt").count():
         sell = page.locator("[data-testid^=sell-]")
         if sell.count():
@@ -83,7 +85,9 @@ def dalmuti_step(page: Any) -> bool:
         return True
     if page.get_by_test_id("controls").count() == 0:
         return False
-    groups = page.locator("[data-testid=hand] .group.playable, [data-testid=hand] .group.needsJester")
+    groups = page.locator(
+        "[data-testid=hand] .group.playable, [data-testid=hand] .group.needsJester"
+    )
     with contextlib.suppress(Exception):
         if groups.count():
             groups.last.click(timeout=QUICK)

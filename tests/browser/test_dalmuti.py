@@ -29,13 +29,15 @@ def test_dalmuti_game_against_bots_reaches_the_result(new_page: Any) -> None:
     seen: set[str] = set()
 
     def step(p: Any) -> bool:
-        if "tax" not in seen and p.get_by_test_id("tax-return").count():
+        if "tax" not in seen and (
+            p.get_by_test_id("tax-return").count() or p.get_by_test_id("tax-phase").count()
+        ):
             seen.add("tax")
             shot(p, "dalmuti-tax")
-        if "turn" not in seen and p.get_by_test_id("controls").count():
-            if p.get_by_test_id("standard").inner_text().startswith("지금 기준"):
-                seen.add("turn")
-                shot(p, "dalmuti-table")
+        following = p.get_by_test_id("standard").inner_text().startswith("지금 기준")
+        if "turn" not in seen and p.get_by_test_id("controls").count() and following:
+            seen.add("turn")
+            shot(p, "dalmuti-table")
         return dalmuti_step(p)
 
     actions = play_until(page, step, result_shown, seconds=150)

@@ -19,7 +19,15 @@ def test_home_and_lobby_show_every_option_and_the_seats(new_page: Any) -> None:
     page.goto("/")
     page.get_by_test_id("nickname").fill("수진")
     page.locator("details.options summary").click()
-    for key in ("startMoney", "salary", "maxRounds", "islandTurns", "takeover", "trade", "turnSeconds"):
+    for key in (
+        "startMoney",
+        "salary",
+        "maxRounds",
+        "islandTurns",
+        "takeover",
+        "trade",
+        "turnSeconds",
+    ):
         assert page.get_by_test_id(f"opt-{key}").count() == 1, key
     assert "(기본)" in page.get_by_test_id("opt-startMoney").inner_text()
     shot(page, "home")
@@ -51,7 +59,11 @@ def test_marble_game_against_a_bot_reaches_the_result(new_page: Any) -> None:
     seen: set[str] = set()
 
     def capture(p: Any, _n: int) -> None:
-        for sheet, name in (("decision", "marble-decision"), ("debt", "marble-debt"), ("space-preview", "marble-space")):
+        for sheet, name in (
+            ("decision", "marble-decision"),
+            ("debt", "marble-debt"),
+            ("space-preview", "marble-space"),
+        ):
             if name not in seen and p.get_by_test_id(sheet).count():
                 seen.add(name)
                 shot(p, name)

@@ -104,7 +104,12 @@ def test_a_rejected_action_shows_its_message(new_page: Any) -> None:
                     return True
         return dalmuti_step(p)
 
-    play_until(page, try_wrong_count, lambda p: bool(p.get_by_test_id("rejection").count()) or result_shown(p), seconds=120)
+    play_until(
+        page,
+        try_wrong_count,
+        lambda p: bool(p.get_by_test_id("rejection").count()) or result_shown(p),
+        seconds=120,
+    )
     assert page.get_by_test_id("rejection").count() == 1, "no chance to play a wrong count"
     message = page.get_by_test_id("rejection").inner_text()
     assert "장수" in message

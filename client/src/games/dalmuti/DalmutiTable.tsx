@@ -223,7 +223,7 @@ function TaxReturn({ view, hand, act, names }: { view: DalmutiView; hand: DCard[
   ));
   if (!owed || owed.done) {
     return (
-      <div class="controls">
+      <div class="controls" data-testid="tax-phase">
         <p class="hint">💰 세금을 주고받는 중이에요…</p>
         <ul class="tax-list">{moves}</ul>
       </div>
