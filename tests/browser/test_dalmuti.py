@@ -45,3 +45,9 @@ def test_dalmuti_game_against_bots_reaches_the_result(new_page: Any) -> None:
     ranking = page.get_by_test_id("ranking").inner_text()
     assert "지수" in ranking and "1위" in ranking and "점" in ranking
     shot(page, "dalmuti-result")
+
+    # the host starts another match with the same seats
+    page.get_by_test_id("rematch").click()
+    page.wait_for_selector("[data-testid=result]", state="detached")
+    page.wait_for_selector("[data-testid=confirm-hand]")
+    assert page.locator("[data-testid^=dseat-]").count() == 4

@@ -4,7 +4,7 @@ import type { SessionState } from '../../net/session';
 import { RulesButton } from '../../screens/Rules';
 import { seatStyle } from '../../text/ko';
 import { Countdown } from '../../ui/Countdown';
-import { useFeed, useNames } from '../marble/MarbleTable';
+import { useFeed, useNames } from '../../ui/feed';
 import {
   groupHand, jesterCount, JESTER, playability, selectedCardIds, selectionLegal, stepCount, suggestReturn,
   tapGroup, toggleJesters, type DCard, type Selection,

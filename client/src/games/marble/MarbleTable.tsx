@@ -9,24 +9,11 @@ import { useMarbleAnimation } from './animation';
 import { DebtSheet, DecisionSheet, SpaceSheet, TileInfoSheet, TradeAnswerSheet, TradeProposeSheet } from './Sheets';
 import { landsOf, type MarbleView } from './view';
 import { describeEvent, PHASE_LABELS } from './words';
+import { useFeed, useNames } from '../../ui/feed';
 
 type Act = (action: Record<string, unknown>) => void;
 
 const DIE_FACES = ['', '⚀', '⚁', '⚂', '⚃', '⚄', '⚅'];
-
-export function useNames(state: SessionState) {
-  return (id: string) => state.room?.seats.find((s) => s.playerId === id)?.nickname ?? id;
-}
-
-/** The feed of the last few things that happened, one Korean line each. */
-export function useFeed(state: SessionState, describe: (e: { type: string } & Record<string, unknown>) => string | null) {
-  const [lines, setLines] = useState<string[]>([]);
-  useEffect(() => {
-    const fresh = state.events.map(describe).filter((l): l is string => !!l);
-    if (fresh.length) setLines((cur) => [...fresh.reverse(), ...cur].slice(0, 8));
-  }, [state.eventSerial]);
-  return lines;
-}
 
 function Center({ view, me, act, state, names, onTrade }: {
   view: MarbleView;
