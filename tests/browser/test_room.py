@@ -126,3 +126,27 @@ def test_rules_sheet_for_each_game(new_page: Any) -> None:
     for banned in ("달무티", "부루마불", "모두의마블", "황금열쇠", "Monopoly"):
         assert banned not in text
     shot(page, "rules-dalmuti")
+
+
+def test_trade_proposal_gets_an_answer(new_page: Any) -> None:
+    page = new_page()
+    create_room(page, "marble", "수진", {"trade": "켜기", "maxRounds": "15"})
+    add_bots(page, 1)
+    page.get_by_test_id("start-game").click()
+    page.wait_for_selector("[data-testid=marble-table]")
+
+    def propose(p: Any) -> bool:
+        if p.get_by_test_id("open-trade").count():
+            p.get_by_test_id("open-trade").click()
+            p.get_by_test_id("trade-give-cash").fill("5")
+            shot(p, "marble-trade")
+            p.get_by_test_id("trade-send").click()
+            return True
+        return marble_step(p)
+
+    def answered(p: Any) -> bool:
+        feed = p.get_by_test_id("feed").inner_text()
+        return "교환 성사" in feed or "교환 거절" in feed
+
+    play_until(page, propose, answered, seconds=60)
+    assert "교환 제안" in page.get_by_test_id("feed").inner_text()

@@ -89,7 +89,7 @@ function Center({ view, me, act, state, names, onTrade }: {
             </button>
           )}
           {view.options.trade === true && view.tradesThisTurn < 2 && (
-            <button class="btn small" onClick={onTrade}>
+            <button class="btn small" data-testid="open-trade" onClick={onTrade}>
               🤝 교환 제안
             </button>
           )}

@@ -200,6 +200,7 @@ export function TradeProposeSheet({ view, me, names, act, onClose }: { view: Mar
       </label>
       <p>내가 줄 땅</p>
       <div class="chips">
+        {landsOf(view, me).length === 0 && <span class="muted">가진 땅이 없어요</span>}
         {landsOf(view, me).map((p) => (
           <button key={p} class={`chip${give.includes(p) ? ' on' : ''}`} aria-pressed={give.includes(p)} onClick={() => setGive(toggle(give, p))}>
             {give.includes(p) ? '✔ ' : ''}
@@ -209,6 +210,7 @@ export function TradeProposeSheet({ view, me, names, act, onClose }: { view: Mar
       </div>
       <p>받고 싶은 땅</p>
       <div class="chips">
+        {landsOf(view, to).length === 0 && <span class="muted">상대가 가진 땅이 없어요</span>}
         {landsOf(view, to).map((p) => (
           <button key={p} class={`chip${take.includes(p) ? ' on' : ''}`} aria-pressed={take.includes(p)} onClick={() => setTake(toggle(take, p))}>
             {take.includes(p) ? '✔ ' : ''}
@@ -218,7 +220,7 @@ export function TradeProposeSheet({ view, me, names, act, onClose }: { view: Mar
       </div>
       <label class="field">
         <span>내가 줄 돈(만)</span>
-        <input type="number" min={0} max={view.players[me]?.cash ?? 0} value={giveCash} onInput={(e) => setGiveCash(Number((e.target as HTMLInputElement).value) || 0)} />
+        <input data-testid="trade-give-cash" type="number" min={0} max={view.players[me]?.cash ?? 0} value={giveCash} onInput={(e) => setGiveCash(Number((e.target as HTMLInputElement).value) || 0)} />
       </label>
       <label class="field">
         <span>받고 싶은 돈(만)</span>
@@ -226,6 +228,7 @@ export function TradeProposeSheet({ view, me, names, act, onClose }: { view: Mar
       </label>
       <button
         class="btn primary big wide"
+        data-testid="trade-send"
         disabled={empty || !to}
         onClick={() => {
           act({ type: 'PROPOSE_TRADE', to, give: { lands: give, cash: giveCash }, take: { lands: take, cash: takeCash } });
