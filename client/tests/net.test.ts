@@ -65,6 +65,19 @@ describe('room session', () => {
     expect(session.state.view).toEqual({ round: 15 });
   });
 
+  it('keeps every event batch so a screen that renders late misses none', async () => {
+    const { eventsSince } = await import('../src/ui/batches');
+    const { session, sockets } = setup();
+    sockets[0].push(snapshot(10));
+    const seen = session.state.eventSerial;
+    sockets[0].push(update(11));
+    sockets[0].push(update(12));
+    sockets[0].push({ ...update(13), events: [] });
+    expect(session.state.events).toEqual([]);
+    expect(eventsSince(session.state, seen)).toHaveLength(2);
+    expect(eventsSince(session.state, session.state.eventSerial)).toHaveLength(0);
+  });
+
   it('keeps counting clientSeq from the snapshot after a reconnect', () => {
     const { session, sockets, timers } = setup();
     sockets[0].push(snapshot(1, 7));

@@ -134,8 +134,9 @@ def new_page(browser: Any, server: str) -> Iterator[Callable[[], Any]]:
     assert not errors, f"script errors in the page: {errors}"
 
 
-def shot(page: Any, name: str) -> None:
+def shot(page: Any, name: str, settle: bool = True) -> None:
     """Writes docs/screenshots/<name>.png (shown in docs/client.md)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.wait_for_timeout(350)  # let a sheet finish rising
+    if settle:
+        page.wait_for_timeout(350)  # let a sheet finish rising
     page.screenshot(path=str(SHOTS / f"{name}.png"))

@@ -33,7 +33,7 @@ def test_dalmuti_game_against_bots_reaches_the_result(new_page: Any) -> None:
             p.get_by_test_id("tax-return").count() or p.get_by_test_id("tax-phase").count()
         ):
             seen.add("tax")
-            shot(p, "dalmuti-tax")
+            shot(p, "dalmuti-tax", settle=False)
         following = p.get_by_test_id("standard").inner_text().startswith("지금 기준")
         if "turn" not in seen and p.get_by_test_id("controls").count() and following:
             seen.add("turn")

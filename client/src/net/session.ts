@@ -14,6 +14,13 @@ export interface Rejection {
   at: number;
 }
 
+export interface EventBatch {
+  serial: number;
+  events: GameEvent[];
+}
+
+const KEPT_BATCHES = 40;
+
 export interface SessionState {
   link: Link;
   room: RoomInfo | null;
@@ -24,6 +31,9 @@ export interface SessionState {
   /** Events of the latest applied update, with a serial so screens animate each batch once. */
   events: GameEvent[];
   eventSerial: number;
+  /** The latest batches (newest last): screens that render less often than updates arrive
+   * take every batch after the last serial they handled, so no event is skipped. */
+  batches: EventBatch[];
   actor: string | null;
   rejection: Rejection | null;
   fatal: Rejection | null; // kicked, replaced, bad token: no reconnect
@@ -53,7 +63,7 @@ const PING_MS = 10000;
 export function initialState(): SessionState {
   return {
     link: 'connecting', room: null, you: null, view: null, pending: [], seq: 0,
-    events: [], eventSerial: 0, actor: null, rejection: null, fatal: null, offset: 0,
+    events: [], eventSerial: 0, batches: [], actor: null, rejection: null, fatal: null, offset: 0,
   };
 }
 
@@ -154,13 +164,16 @@ export class RoomSession {
       this.socket?.send(JSON.stringify({ type: 'resync' }));
       return;
     }
+    const events = msg.events as GameEvent[];
+    const serial = events.length ? this.state.eventSerial + 1 : this.state.eventSerial;
     this.set({
       seq: msg.seq,
       view: (msg.view as SessionState['view']) ?? this.state.view,
       pending: msg.pending,
       room: msg.room ?? this.state.room,
-      events: msg.events as GameEvent[],
-      eventSerial: msg.events.length ? this.state.eventSerial + 1 : this.state.eventSerial,
+      events,
+      eventSerial: serial,
+      batches: events.length ? [...this.state.batches, { serial, events }].slice(-KEPT_BATCHES) : this.state.batches,
       actor: msg.actor ?? null,
       rejection: msg.ack ? null : this.state.rejection,
     });

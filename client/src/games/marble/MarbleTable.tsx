@@ -151,7 +151,7 @@ export function MarbleTable({ state, act }: { state: SessionState; act: Act }) {
   const view = state.view as unknown as MarbleView;
   const me = state.you?.playerId ?? null;
   const names = useNames(state);
-  const anim = useMarbleAnimation(view, state.events, state.eventSerial);
+  const anim = useMarbleAnimation(view, state);
   const feed = useFeed(state, (e) => describeEvent(e, names));
   const [info, setInfo] = useState<number | null>(null);
   const [dest, setDest] = useState<number | null>(null);

@@ -2,6 +2,8 @@
 // lands of a bankrupt player fading to grey before they go back to the bank.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { GameEvent } from '../../net/api';
+import type { SessionState } from '../../net/session';
+import { eventsSince } from '../../ui/batches';
 import { BOARD_SIZE, pathBetween } from './board';
 import type { MarbleView } from './view';
 
@@ -50,7 +52,9 @@ export interface Popup {
   amount: number;
 }
 
-export function useMarbleAnimation(view: MarbleView, events: GameEvent[], serial: number) {
+export function useMarbleAnimation(view: MarbleView, state: Pick<SessionState, 'batches' | 'events' | 'eventSerial'>) {
+  const serial = state.eventSerial;
+  const handled = useRef(serial);
   const [shown, setShown] = useState<Record<string, number>>({});
   const [trail, setTrail] = useState<number | null>(null);
   const [popups, setPopups] = useState<Popup[]>([]);
@@ -61,6 +65,9 @@ export function useMarbleAnimation(view: MarbleView, events: GameEvent[], serial
   useEffect(() => {
     const before = previous.current;
     previous.current = view;
+    // every batch since the last render, so a quick run of updates still walks each move
+    const events = state.batches.length && serial > handled.current ? eventsSince(state, handled.current) : state.events;
+    handled.current = serial;
     const timers: ReturnType<typeof setTimeout>[] = [];
     const steps = walkSteps(events);
     steps.forEach((s, i) => {
