@@ -124,4 +124,4 @@ def result_shown(page: Any) -> bool:
 
 
 def cash_texts(page: Any) -> list[str]:
-    return [re.sub(r"\s+", "", t) for t in page.locator("[data-testid^=cash-]").all_inner_texts()]
+    return [re.sub(r"\s+", "", t) for t in page.locator("[data-testid^=cash-p]").all_inner_texts()]
