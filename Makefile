@@ -38,8 +38,11 @@ client: $(STAMP) client/node_modules/.package-lock.json
 client-test: $(STAMP) client/node_modules/.package-lock.json
 	cd client && npm test
 
+# Two runs: Playwright's sync API keeps an event loop in the process, which the asyncio tests
+# of the server cannot share, so the browser tests get a process of their own.
 unit: $(STAMP)
-	$(BIN)/pytest
+	$(BIN)/pytest -m "not browser"
+	$(BIN)/pytest -m browser tests/browser
 
 test: lint client-test client browser-deps unit
 
