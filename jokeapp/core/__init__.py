@@ -1,6 +1,6 @@
 """The game contract, seeded RNG, errors and replay. Standard library only, no I/O."""
 
-from jokeapp.core.contract import Action, Event, Game, OptionSpec, Pending
+from jokeapp.core.contract import Action, Event, Game, OptionSpec, Pending, WireTypes
 from jokeapp.core.errors import GameError, IllegalAction, InvalidOptions
 from jokeapp.core.options import resolve_options
 from jokeapp.core.replay import replay
@@ -16,6 +16,7 @@ __all__ = [
     "OptionSpec",
     "Pending",
     "Rng",
+    "WireTypes",
     "replay",
     "resolve_options",
 ]

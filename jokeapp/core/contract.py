@@ -30,6 +30,20 @@ class OptionSpec:
 
 
 @dataclass(frozen=True, slots=True)
+class WireTypes:
+    """A game's wire types: what ``joke schema`` exports and the client's types come from.
+
+    Each is a standard-library type (a TypedDict, or a union of TypedDicts tagged by one
+    ``Literal`` key): ``action`` every action ``apply`` accepts, ``event`` every event (as
+    sent to any viewer), ``view`` what ``view`` returns for a player or a spectator.
+    """
+
+    action: Any
+    event: Any
+    view: Any
+
+
+@dataclass(frozen=True, slots=True)
 class Pending:
     """A player who must act now.
 
@@ -51,6 +65,7 @@ class Game(Protocol, Generic[S]):
     max_players: int
     options: tuple[OptionSpec, ...]
     bots: Mapping[str, BotPolicy]  # at least "random" and "heuristic"
+    wire: WireTypes
 
     def start(self, options: Mapping[str, Any], players: Sequence[str], seed: int) -> tuple[S, list[Event]]:
         """Validates options and players; returns the first state and setup's events."""

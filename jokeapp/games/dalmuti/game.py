@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from jokeapp.core.contract import Action, BotPolicy, Event, Game, OptionSpec, Pending
+from jokeapp.core.contract import Action, BotPolicy, Event, Game, OptionSpec, Pending, WireTypes
 from jokeapp.core.errors import InvalidOptions
 from jokeapp.core.options import resolve_options
 from jokeapp.games.dalmuti import legal, serial, timeouts
@@ -25,6 +25,7 @@ from jokeapp.games.dalmuti.state import (
 )
 from jokeapp.games.dalmuti.tax import check_return_count, owed_by, return_tax
 from jokeapp.games.dalmuti.tricks import check_pass, check_play, pass_turn, play
+from jokeapp.games.dalmuti.wire import DalmutiAction, DalmutiEvent, DalmutiView
 
 MIN_PLAYERS = 4
 MAX_PLAYERS = 8
@@ -110,6 +111,7 @@ class DalmutiGame:
     max_players = MAX_PLAYERS
     options: tuple[OptionSpec, ...] = OPTIONS
     bots: Mapping[str, BotPolicy] = BOTS
+    wire = WireTypes(action=DalmutiAction, event=DalmutiEvent, view=DalmutiView)
 
     def start(self, options: Mapping[str, Any], players: Sequence[str], seed: int) -> tuple[DalmutiState, list[Event]]:
         resolved = DalmutiOptions.from_dict(resolve_options(OPTIONS, options))

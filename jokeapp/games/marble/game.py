@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from jokeapp.core.contract import Action, BotPolicy, Event, Pending
+from jokeapp.core.contract import Action, BotPolicy, Event, Pending, WireTypes
 from jokeapp.core.options import resolve_options
 from jokeapp.core.rng import Rng
 from jokeapp.games.marble import actions as A
@@ -24,6 +24,7 @@ from jokeapp.games.marble.state import FINISHED, MarbleState, Player
 from jokeapp.games.marble.timeouts import on_timeout, pending
 from jokeapp.games.marble.trade import propose_trade, respond_trade
 from jokeapp.games.marble.view import view
+from jokeapp.games.marble.wire import MarbleAction, MarbleEvent, MarbleView
 
 Handler = Callable[[MarbleState, list[Event], str, Action], None]
 
@@ -49,6 +50,7 @@ class MarbleGame:
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     options = OPTIONS
+    wire = WireTypes(action=MarbleAction, event=MarbleEvent, view=MarbleView)
 
     def __init__(self, bots: Mapping[str, BotPolicy]) -> None:
         self.bots = bots
