@@ -20,12 +20,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="joke", description="joke-app games")
     sub = parser.add_subparsers(dest="command", required=True)
     for name, (module_name, help_text) in SUBCOMMANDS.items():
-        try:
-            module = import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name and module_name.startswith(exc.name):
-                continue  # that part of the service is not installed yet
-            raise
+        module = import_module(module_name)  # a broken subcommand fails loudly, never hides
         child = sub.add_parser(name, help=help_text, description=help_text)
         module.configure(child)
         child.set_defaults(handler=module.main)

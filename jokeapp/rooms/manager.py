@@ -10,7 +10,7 @@ from typing import Any
 from jokeapp.core.contract import Game
 from jokeapp.core.errors import GameError
 from jokeapp.core.options import resolve_options
-from jokeapp.games import GAME_IDS, get_game
+from jokeapp.games import GAME_IDS, load_games
 from jokeapp.rooms import commands as cmd
 from jokeapp.rooms.clock import Clock
 from jokeapp.rooms.errors import RoomError, room_not_found
@@ -29,14 +29,8 @@ EVICT_AFTER = 600.0  # seconds a finished, unwatched room stays in memory
 
 
 def installed_games(ids: tuple[str, ...] = GAME_IDS) -> dict[str, Game[Any]]:
-    """The games whose engine is importable now (the engines are written in parallel)."""
-    found: dict[str, Game[Any]] = {}
-    for game_id in ids:
-        try:
-            found[game_id] = get_game(game_id)
-        except (ImportError, AttributeError):
-            continue
-    return found
+    """Every registered game; a broken engine raises (GameLoadError) instead of vanishing."""
+    return load_games(ids)
 
 
 def game_info(game: Game[Any]) -> dict[str, Any]:
