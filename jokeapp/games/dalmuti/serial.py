@@ -55,7 +55,7 @@ def to_json(state: DalmutiState) -> dict[str, Any]:
         "roundResults": [{"order": list(r.order), "revolution": r.revolution} for r in state.round_results],
         "totals": dict(state.totals),
         "discard": ids(state.discard),
-        "turnStartedAt": state.turn_started_at,
+        "turnStartedAt": 0,  # the spec's field; the engine has no clock, the server owns it
         "seq": state.seq,
     }
 
@@ -139,7 +139,6 @@ def from_json(data: Mapping[str, Any]) -> DalmutiState:
         ],
         totals={player: int(data.get("totals", {}).get(player, 0)) for player in players},
         discard=cards_from_json(data.get("discard", [])),
-        turn_started_at=int(data.get("turnStartedAt", 0)),
         seq=int(data.get("seq", 0)),
     )
 

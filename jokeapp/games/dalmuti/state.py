@@ -157,7 +157,6 @@ class DalmutiState:
     # Cards of this round's cleared tricks: with hands and the trick pile they account for
     # the whole deck (an addition to the spec's shape, see docs/rules-decisions.md).
     discard: list[int] = field(default_factory=list)
-    turn_started_at: int = 0  # the engine has no clock; kept for the server
     seq: int = 0  # actions applied so far
     # Every Pending the game can report, built once per player and kind: a Pending depends
     # only on the player, the kind and the options, all fixed for the whole game, and it is

@@ -126,7 +126,7 @@ def to_json(state: MarbleState) -> dict[str, Any]:
         "extraRoll": state.extra_roll,
         "lastRoll": list(state.last_roll) if state.last_roll is not None else None,
         "turnSeq": state.turn_seq,
-        "deadlineAt": state.deadline_at,
+        "deadlineAt": None,  # the spec's field; the server owns clocks, so always null here
         "eliminated": list(state.eliminated),
         "result": copy.deepcopy(state.result),
     }
@@ -222,7 +222,6 @@ def from_json(data: Mapping[str, Any]) -> MarbleState:
         extra_roll=bool(data.get("extraRoll", False)),
         last_roll=(int(last_roll[0]), int(last_roll[1])) if last_roll is not None else None,
         turn_seq=int(data.get("turnSeq", 0)),
-        deadline_at=data.get("deadlineAt"),
         eliminated=[str(p) for p in data.get("eliminated", [])],
         result=copy.deepcopy(data.get("result")),
     )

@@ -19,7 +19,6 @@ DECIDE = "decide"
 DEBT = "debt"
 TRADE_RESPONSE = "tradeResponse"
 FINISHED = "finished"
-PHASES = (TURN_START, DECIDE, DEBT, TRADE_RESPONSE, FINISHED)
 
 
 @dataclass(slots=True)
@@ -102,7 +101,6 @@ class MarbleState:
     extra_roll: bool = False
     last_roll: tuple[int, int] | None = None
     turn_seq: int = 0
-    deadline_at: int | None = None
     # Beyond the spec's shape: who went bankrupt in which order (ranking needs it when two
     # fall in the same round) and the result once the game is over.
     eliminated: list[str] = field(default_factory=list)
