@@ -48,7 +48,7 @@ export type MarbleEvent =
   | MarbleTradeProposedEvent
   | MarbleTradeResolvedEvent
   | MarbleRoundEndEvent
-  | MarbleMonopolyEvent
+  | MarbleDokjeomEvent
   | MarbleGameOverEvent;
 
 export interface GameWire {
@@ -99,6 +99,7 @@ export interface GameWire {
   marbleDebtEvent?: MarbleDebtEvent;
   marbleDecision?: MarbleDecision;
   marbleDeed?: MarbleDeed;
+  marbleDokjeomEvent?: MarbleDokjeomEvent;
   marbleEscapedEvent?: MarbleEscapedEvent;
   marbleEvent?: MarbleEvent;
   marbleFundCreditor?: MarbleFundCreditor;
@@ -106,7 +107,6 @@ export interface GameWire {
   marbleFundReceivedEvent?: MarbleFundReceivedEvent;
   marbleGameOverEvent?: MarbleGameOverEvent;
   marbleIslandRollEvent?: MarbleIslandRollEvent;
-  marbleMonopolyEvent?: MarbleMonopolyEvent;
   marbleMovedEvent?: MarbleMovedEvent;
   marbleOptions?: MarbleOptions;
   marblePassAction?: MarblePassAction;
@@ -481,6 +481,15 @@ export interface MarbleDeed {
   owner: string;
   level: 0 | 1 | 2 | 3 | 4;
 }
+/**
+ * 독점 승리 (spec 5.7). Named in the spec's Korean word: the English one is a trademark
+ * that the client's source may not contain.
+ */
+export interface MarbleDokjeomEvent {
+  type: "monopoly";
+  player: string;
+  kind: "line" | "tour" | "triple";
+}
 export interface MarbleEscapedEvent {
   type: "escaped";
   player: string;
@@ -581,11 +590,6 @@ export interface MarbleTradeResolvedEvent {
 export interface MarbleRoundEndEvent {
   type: "roundEnd";
   round: number;
-}
-export interface MarbleMonopolyEvent {
-  type: "monopoly";
-  player: string;
-  kind: "line" | "tour" | "triple";
 }
 export interface MarbleGameOverEvent {
   type: "gameOver";

@@ -328,7 +328,10 @@ class MarbleRoundEndEvent(TypedDict):
     round: int
 
 
-class MarbleMonopolyEvent(TypedDict):
+class MarbleDokjeomEvent(TypedDict):
+    """독점 승리 (spec 5.7). Named in the spec's Korean word: the English one is a trademark
+    that the client's source may not contain."""
+
     type: Literal["monopoly"]
     player: str
     kind: Literal["triple", "line", "tour"]
@@ -361,7 +364,7 @@ MarbleEvent = (
     | MarbleTradeProposedEvent
     | MarbleTradeResolvedEvent
     | MarbleRoundEndEvent
-    | MarbleMonopolyEvent
+    | MarbleDokjeomEvent
     | MarbleGameOverEvent
 )
 
