@@ -462,7 +462,7 @@ class MarbleView(TypedDict):
     pendingTrade: MarbleTrade | None
     tradesThisTurn: int
     extraRoll: bool
-    lastRoll: list[int] | None
+    lastRoll: list[int] | None  # two dice; a tuple type would generate `never[]` in TS
     turnSeq: int
     deadlineAt: None  # the server owns clocks: always null in the engine
     eliminated: list[str]  # bankruptcies, in order
