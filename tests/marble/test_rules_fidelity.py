@@ -257,3 +257,34 @@ def test_tourist_toll_of_a_single_spot_owner_is_not_doubled_by_anothers_two_spot
     assert of_kind(roll(s, "p3", 1, 2), "tollPaid")[0]["amount"] == 10
     s = table({"p1": at(0), "p2": at(0), "p3": at(12)}, owners=owners, current=2)
     assert of_kind(roll(s, "p3", 1, 2), "tollPaid")[0]["amount"] == 20
+
+
+# --- spec 10: checklist items whose tests a changed rule could slip past ---------------------
+
+
+def test_takeover_option_off_offers_no_takeover_after_the_toll() -> None:
+    """인수 옵션 꺼짐: not only is TAKEOVER refused, the toll ends the visit with no offer."""
+    s = table({"p1": at(11), "p2": at(0)}, owners={14: ("p2", 1)})
+    events = roll(s, "p1", 1, 2)
+    assert of_kind(events, "tollPaid")[0]["amount"] == 10
+    assert s.decision is None and s.phase == "turnStart" and s.current_player == "p2"
+
+
+def test_trade_acceptance_fails_when_the_answering_player_is_short_of_cash() -> None:
+    """교환: 현금은 수락 시점에도 보유액 이내 — the side asked to pay is checked too."""
+    s = table(
+        {"p1": at(0), "p2": at(0, cash=20)},
+        owners={1: ("p1", 0)},
+        options={"trade": True},
+        phase="tradeResponse",
+        pendingTrade={
+            "from": "p1",
+            "to": "p2",
+            "give": {"lands": [1], "cash": 0},
+            "take": {"lands": [], "cash": 30},
+        },
+        tradesThisTurn=1,
+    )
+    events = act(s, "p2", "TRADE_RESPOND", accept=True)
+    assert events[0]["type"] == "tradeResolved" and events[0]["failed"] is True
+    assert s.owners[1].owner == "p1" and s.players["p2"].cash == 20
