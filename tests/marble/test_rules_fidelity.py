@@ -232,6 +232,15 @@ def test_hand_written_monopoly_without_the_option_is_a_round_limit_end() -> None
     assert result is not None and result["reason"] == "roundLimit" and result["winners"] == ["p1"]
 
 
+def test_hand_written_finished_state_with_no_round_limit_needs_a_way_it_ended() -> None:
+    players = {"p1": at(0), "p2": at(0)}
+    with pytest.raises(ValueError, match="maxRounds 0"):
+        _finished(players, options={"maxRounds": 0})
+    s = _finished({**players, "p2": at(0, cash=0, alive=False)}, options={"maxRounds": 0})
+    result = GAME.result(s)
+    assert result is not None and result["reason"] == "lastSurvivor"
+
+
 def test_result_is_computed_never_read_from_the_input() -> None:
     s = _finished(
         {"p1": at(0, cash=10), "p2": at(0, cash=20)}, round=20, result={"winners": ["p1"]}

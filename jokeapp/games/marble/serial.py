@@ -20,9 +20,10 @@ from jokeapp.core.rng import Rng
 from jokeapp.games.marble import derived
 from jokeapp.games.marble.data import CARD_IDS
 from jokeapp.games.marble.options import OPTIONS
-from jokeapp.games.marble.ranking import game_result
+from jokeapp.games.marble.ranking import game_result, monopolist
 from jokeapp.games.marble.state import (
     BANK,
+    FINISHED,
     FUND,
     TURN_START,
     Debt,
@@ -242,4 +243,10 @@ def from_json(data: Mapping[str, Any]) -> MarbleState:
         state, None if given is None else [str(p) for p in given]
     )
     state.debt = _debt_from_json(state, data.get("debt"))
+    unlimited = not options["maxRounds"]
+    if state.phase == FINISHED and unlimited and state.alive_count() > 1 and not monopolist(state):
+        raise ValueError(
+            "a finished game with maxRounds 0 needs a last survivor or a monopoly: "
+            "it has no round limit to end by"
+        )
     return state
