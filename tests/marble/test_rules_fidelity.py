@@ -139,6 +139,26 @@ def test_spec_shape_fund_debt_on_square_38() -> None:
     assert events[1] == {"type": "fundPaid", "player": "p1", "amount": 15} and s.fund == 15
 
 
+def test_spec_shape_card_debt_is_told_by_the_card_at_the_bottom_of_the_deck() -> None:
+    """A drawn card goes to the bottom at once: L08 (이웃 돕기 성금, 10 to the fund)."""
+    s = table(
+        {"p1": at(7, cash=6), "p2": at(0)},
+        owners={1: ("p1", 1)},
+        deck=[c for c in CARD_IDS if c != "L08"] + ["L08"],
+        phase="debt",
+        debt={"amount": 10, "to": {"kind": "fund"}, "then": "continueTurn", "queue": []},
+    )
+    events = act(s, "p1", "SELL", pos=1, what="all")
+    assert events[1] == {
+        "type": "transfer",
+        "from": "p1",
+        "to": "fund",
+        "amount": 10,
+        "reason": "L08",
+    }
+    assert s.fund == 10 and s.current_player == "p2"
+
+
 # --- spec 6: the result of a finished state written by hand ---------------------------------
 
 

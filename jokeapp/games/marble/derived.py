@@ -69,7 +69,10 @@ def reason(state: MarbleState, player: str, to: str, amount: int) -> str:
             return "fund"
         if bottom in FUND_DONATIONS:
             return bottom
-        return next(card for card, gift in FUND_DONATIONS.items() if gift == amount)
+        card = next((c for c, gift in FUND_DONATIONS.items() if gift == amount), None)
+        if card is None:
+            raise ValueError(f"a debt of {amount} to the fund off square 38 matches no card")
+        return card
     if to == BANK:
         if bottom in BANK_CARDS:
             return bottom
