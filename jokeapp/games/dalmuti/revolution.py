@@ -59,7 +59,7 @@ def declare_revolution(state: DalmutiState, player: str) -> list[Event]:
     kind = REVOLUTION
     if player == state.order[-1]:
         kind = GREAT_REVOLUTION
-        state.order.reverse()
+        state.order = state.order[::-1]  # a new list: never the stored order of a past round
     state.revolution = kind
     state.revolution_by = player
     state.phase = Playing()

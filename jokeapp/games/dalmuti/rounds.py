@@ -25,13 +25,15 @@ def finish_round(state: DalmutiState) -> list[Event]:
         state.totals[player] += gained
     state.round_results.append(RoundResult(order=final, revolution=state.revolution))
     state.phase = RoundOver()
-    events: list[Event] = [{"type": "roundOver", "round": state.round, "order": list(final), "points": points}]
+    events: list[Event] = [
+        {"type": "roundOver", "round": state.round, "order": list(final), "points": points}
+    ]
     if state.round >= state.options.rounds:
         state.phase = Finished()
         events.append({"type": "gameOver", "result": game_result(state)})
         return events
     state.round += 1
-    state.order = final
+    state.order = list(final)  # a copy: a great revolution turns this round's order, not the record
     events.extend(start_round(state))
     return events
 
@@ -68,7 +70,12 @@ def game_result(state: DalmutiState) -> dict[str, Any]:
     ranks = round_ranks(state)
     return {
         "ranking": [
-            {"player": player, "rank": place + 1, "total": state.totals[player], "roundRanks": ranks[player]}
+            {
+                "player": player,
+                "rank": place + 1,
+                "total": state.totals[player],
+                "roundRanks": ranks[player],
+            }
             for place, player in enumerate(ranking)
         ],
         "winner": [ranking[0]],
