@@ -45,7 +45,7 @@ def to_json(state: DalmutiState) -> dict[str, Any]:
         "order": list(state.order),
         "round": state.round,
         "hands": {player: [card_json(card) for card in state.hands[player]] for player in state.players},
-        "phase": public_phase(state),
+        "phase": phase_json(state),
         "revolution": state.revolution,
         "revolutionBy": state.revolution_by,
         "taxLog": [{"from": m.giver, "to": m.receiver, "cardIds": ids(m.cards)} for m in state.tax_log],
@@ -58,6 +58,14 @@ def to_json(state: DalmutiState) -> dict[str, Any]:
         "turnStartedAt": state.turn_started_at,
         "seq": state.seq,
     }
+
+
+def phase_json(state: DalmutiState) -> dict[str, Any]:
+    """The public phase, plus what the omniscient state keeps secret: a waiting declaration."""
+    shown = public_phase(state)
+    if isinstance(state.phase, RevolutionCheck):
+        shown["declaredBy"] = state.phase.declared_by
+    return shown
 
 
 def card_from_json(data: Any) -> int:
@@ -79,7 +87,11 @@ def phase_from_json(data: Mapping[str, Any]) -> Phase:
     if kind == "firstRankDraw":
         return FirstRankDraw(draws={p: list(ns) for p, ns in data.get("draws", {}).items()})
     if kind == "revolutionCheck":
-        return RevolutionCheck(confirmed={p: bool(done) for p, done in data["confirmed"].items()})
+        confirmed = {p: bool(done) for p, done in data["confirmed"].items()}
+        declared_by = data.get("declaredBy")
+        if declared_by is not None and not confirmed.get(declared_by):
+            raise ValueError(f"declaredBy {declared_by!r} must be a player who has confirmed")
+        return RevolutionCheck(confirmed=confirmed, declared_by=declared_by)
     if kind == "taxReturn":
         owed = {
             p: Owed(to=o["to"], count=int(o["count"]), done=bool(o.get("done", False)))
