@@ -123,6 +123,43 @@ def test_trick_after_last_set_emptied_hand_next_player_leads() -> None:
     assert GAME.to_json(state)["current"] == "b"
 
 
+def test_trick_after_last_set_emptied_hand_the_next_seat_after_that_player_leads() -> None:
+    # c (the middle rank) goes out with the trick's last set: d, the seat after c, leads,
+    # not a, the first seat in rank order, who still has cards
+    hands = {
+        "a": cards(9, 12),
+        "b": cards(12, 12),
+        "c": cards(4),
+        "d": cards(10, 11),
+        "e": cards(8, 11),
+    }
+    state = position(hands, current="a")
+    GAME.apply(state, "a", {"type": "play", "cardIds": cards(9)})
+    GAME.apply(state, "b", {"type": "pass"})
+    GAME.apply(state, "c", {"type": "play", "cardIds": cards(4)})
+    for player in ["d", "e", "a"]:
+        GAME.apply(state, player, {"type": "pass"})
+    events = GAME.apply(state, "b", {"type": "pass"})
+    assert events[-1] == {"type": "trickWon", "player": "c", "next": "d"}
+    assert GAME.to_json(state)["current"] == "d" and GAME.pending(state)[0].player == "d"
+
+
+def test_trick_after_last_set_emptied_hand_the_next_seat_is_in_turn_order_after_a_great_revolution() -> (
+    None
+):
+    # turned order e, d, c, b, a: after d comes c (out already), then b
+    hands = {"a": cards(12), "b": cards(10, 11), "c": [], "d": cards(3), "e": cards(9, 12)}
+    state = position(
+        hands, order=["e", "d", "c", "b", "a"], current="e", finishOrder=["c"], revolution="great"
+    )
+    GAME.apply(state, "e", {"type": "play", "cardIds": cards(9)})
+    GAME.apply(state, "d", {"type": "play", "cardIds": cards(3)})
+    for player in ["b", "a"]:
+        GAME.apply(state, player, {"type": "pass"})
+    events = GAME.apply(state, "e", {"type": "pass"})
+    assert events[-1] == {"type": "trickWon", "player": "d", "next": "b"}
+
+
 def test_trick_after_last_set_emptied_hand_the_others_may_still_answer() -> None:
     hands = {"a": cards(9), "b": cards(12, 12), "c": cards(5, 11), "d": cards(10), "e": cards(8)}
     state = position(hands, current="a")
@@ -302,6 +339,30 @@ def test_timeout_tax_return_gives_the_highest_number_cards() -> None:
     action = GAME.on_timeout(state, "a")
     assert sorted(action["cardIds"]) == cards(12, 12)
     GAME.apply(state, "a", action)
+
+
+def test_timeout_tax_return_gives_the_highest_number_cards_never_a_jester_first() -> None:
+    hands = {
+        "a": [J1, *cards(1, 3, 6, 11)],  # a got 1 and 3 as tax; holds a jester and an 11
+        "b": [J2, *cards(2, 8)],
+        "c": cards(9),
+        "d": cards(7, 12),
+        "e": cards(4, 10),
+    }
+    owed = {
+        "a": {"to": "e", "count": 2, "done": False},
+        "b": {"to": "d", "count": 1, "done": False},
+    }
+    state = position(hands, phase={"kind": "taxReturn", "owed": owed})
+    assert GAME.on_timeout(state, "a") == {"type": "returnTax", "cardIds": cards(11, 6)}
+    assert GAME.on_timeout(state, "b") == {"type": "returnTax", "cardIds": cards(8)}
+    GAME.apply(state, "a", GAME.on_timeout(state, "a"))
+    assert hand_ids(state, "a") == [*cards(1, 3), J1] and hand_ids(state, "e") == cards(
+        4, 6, 10, 11
+    )
+    # with fewer number cards than owed, jesters make up the rest (docs/rules-decisions.md)
+    short = position({**hands, "a": [J1, J2, card(5)]}, phase={"kind": "taxReturn", "owed": owed})
+    assert GAME.on_timeout(short, "a") == {"type": "returnTax", "cardIds": [card(5), J1]}
 
 
 def test_timeout_revolution_check_confirms_without_declaring() -> None:
