@@ -89,6 +89,11 @@ def test_from_json_mid_trick_derives_missing_counts_and_ranks() -> None:
     assert written["trick"]["top"] == {"cardIds": [card(5)], "count": 1, "rank": 5, "by": "a"}
     assert written["trick"]["lockedOut"] == [] and written["current"] == "c"
     assert [entry["by"] for entry in written["trick"]["pile"]] == ["c", "d", "a"]
+    lone = GAME.to_json(
+        GAME.from_json({**data, "trick": {"top": {"cardIds": [card(5)], "by": "a"}}})
+    )
+    assert lone["trick"]["leader"] == "a" and lone["trick"]["pile"] == [lone["trick"]["top"]]
+    assert lone["current"] == "b"
     with pytest.raises(ValueError, match="top"):  # top is not the pile's last set
         GAME.from_json(
             {**data, "trick": {**data["trick"], "top": {**spec_play([card(9)], 9), "by": "c"}}}

@@ -147,9 +147,11 @@ def trick_from_json(data: Mapping[str, Any] | None, order: list[str], current: A
     top's, and each one between is taken as the next seat's after the one before."""
     if data is None:
         return Trick(leader=current if current in order else order[0])
-    leader = str(data.get("leader", current if current in order else order[0]))
     raw_pile = list(data.get("pile", []))
     raw_top = data.get("top")
+    first = raw_pile[0] if raw_pile else raw_top
+    fallback = current if current in order else order[0]
+    leader = str(data.get("leader", first.get("by", fallback) if first is not None else fallback))
     if raw_top is None and "top" not in data and raw_pile:
         raw_top = raw_pile[-1]
     top_by = raw_top.get("by") if raw_top is not None else None
