@@ -163,6 +163,10 @@ function AfkOffers({ room, token }: { room: RoomInfo; token: string }) {
 
 function GameArea({ state, session }: { state: SessionState; session: RoomSession | null }) {
   const act = (action: Record<string, unknown>) => session?.act(action);
+  // the lobby may have been scrolled to its start button: a game starts at the top, with the
+  // board and the controls of the first turn on screen
+  const match = state.room?.match;
+  useEffect(() => scrollTo(0, 0), [match]);
   if (state.room?.game === 'dalmuti') return <DalmutiTable state={state} act={act} />;
   return <MarbleTable state={state} act={act} />;
 }

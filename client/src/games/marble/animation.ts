@@ -9,6 +9,14 @@ import { BOARD_SIZE, pathBetween } from './board';
 import type { MarbleView } from './view';
 
 export const STEP_MS = 110;
+/** A whole walk never takes longer than this (long card moves step faster), so the time the
+ * server allows for the animation after a move (docs/client.md) always covers it. */
+export const WALK_MAX_MS = 1500;
+
+/** Milliseconds per square for a walk of `squares` steps. */
+export function stepMs(squares: number): number {
+  return squares > 0 ? Math.min(STEP_MS, Math.floor(WALK_MAX_MS / squares)) : STEP_MS;
+}
 
 export interface Step {
   player: string;
@@ -101,8 +109,8 @@ export function useMarbleAnimation(
       return undefined;
     }
     const timers: ReturnType<typeof setTimeout>[] = [];
-    const step = reducedMotion() ? 0 : STEP_MS;
-    const steps = step ? walkSteps(events) : [];
+    const steps = reducedMotion() ? [] : walkSteps(events);
+    const step = stepMs(steps.length);
     steps.forEach((s, i) => {
       timers.push(setTimeout(() => {
         setShown((cur) => ({ ...cur, [s.player]: s.pos }));
