@@ -291,8 +291,19 @@ def test_host_is_offered_kick_or_keep_for_an_absent_friend(new_page: Any) -> Non
     host.get_by_test_id("afk-keep-p2").click()
     offer.wait_for(state="detached", timeout=QUICK * 4)
     assert host.locator("[data-testid=pcard-p2] .pout").count() == 0  # still in the game
-    # the clock plays for them now (server field seat.away)
-    assert "자리 비움 · 자동 진행" in host.get_by_test_id("presence-p2").inner_text()
+
+
+def test_a_seat_the_clock_plays_for_says_so(new_page: Any) -> None:
+    """Needs the server's `seat.away` (true once the timeout rules play for that seat)."""
+    host, friend = new_page(), new_page()
+    code = create_room(host, "marble", "수진", {"maxRounds": "15", "turnSeconds": "15"})
+    join_by_link(friend, code, "민호")
+    host.wait_for_selector("[data-testid=seat-p2]")
+    host.get_by_test_id("start-game").click()
+    friend.wait_for_selector("[data-testid=marble-table]")
+    friend.close()
+    away = host.get_by_test_id("presence-p2").filter(has_text="자리 비움 · 자동 진행")
+    play_until(host, marble_step, lambda _: bool(away.count()), 60)
 
 
 POPUPS = """
@@ -374,6 +385,7 @@ def test_tips_leave_and_sheets_close_the_way_a_phone_user_expects(new_page: Any)
     page.get_by_test_id("rules").wait_for()
     assert page.get_by_test_id("rules-pictures").count() == 1
     assert "랜드마크" in page.get_by_test_id("rules-buildings").inner_text()
+    shot(page, "rules-marble")
     page.keyboard.press("Escape")
     page.get_by_test_id("rules").wait_for(state="detached")
     # leaving a game asks in the app, not with the browser's confirm()
