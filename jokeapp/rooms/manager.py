@@ -158,6 +158,8 @@ class RoomManager:
         record = replayed.record(steps)
         nicknames = {pid: s.nickname for pid, s in room.seats.items()}
         record.update(roomId=room.room_id, match=number, seedHash=replayed.seed_hash, nicknames=nicknames)
+        if (row.result or {}).get("abandoned"):
+            record["abandoned"] = True  # stopped when no person was left: it has no result
         return record
 
     async def evict_idle(self, after: float = EVICT_AFTER) -> int:
