@@ -112,6 +112,12 @@ async def test_full_dalmuti_game_between_clients_and_bots_with_a_spectator(serve
     assert verify_record(GAMES["dalmuti"], record) == []
     assert len(record["result"]["ranking"]) == 5
     assert_nothing_hidden_leaks(record, clients, watcher)
+    # spec 4.1: the opening draw is shown, so it must reach everyone with the start
+    for client in [*clients, watcher]:
+        start = next(
+            m for m in client.messages if m["type"] == "update" and (m.get("room") or {}).get("status") == "playing"
+        )
+        assert [e["type"] for e in start["events"]] == ["firstRankDraw", "dealt"]
 
 
 async def test_reconnecting_with_the_same_token_mid_game_keeps_the_seat(server: ServerProcess, api: Api) -> None:
