@@ -24,6 +24,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bot-delay", type=float, default=1.0, help="seconds a bot waits before acting")
     parser.add_argument("--extra-game", action="append", default=[], help="module:ATTR of a test game")
     parser.add_argument("--rate", type=float, default=20.0, help="WebSocket messages per second per connection")
+    parser.add_argument("--ws-ping", type=float, default=WS_PING_INTERVAL,
+                        help="seconds between WebSocket pings (a dead page is dropped ~4 s after a missed pong)")
     parser.add_argument("--log-level", default="warning")
 
 
@@ -46,7 +48,7 @@ def main(args: argparse.Namespace) -> int:
         ws_per_message_deflate=False,
         # A phone that closes the page without a close frame (killed tab, lost network) is
         # noticed by its missing pong: at most 3 + 4 s later the room shows it disconnected.
-        ws_ping_interval=WS_PING_INTERVAL,
+        ws_ping_interval=args.ws_ping,
         ws_ping_timeout=WS_PING_TIMEOUT,
         timeout_graceful_shutdown=2,
     )
