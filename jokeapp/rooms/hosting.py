@@ -126,14 +126,10 @@ async def leave(room: Room, token: str) -> None:
         raise bad_token()
     await _vacate(room, seat)
     _drop_connection(room, key, None, CLOSE_NORMAL)
-    if room.status == "playing" and not _people_left(room):
+    if room.status == "playing" and not room.people_left():
         await room.finish(abandoned=True)  # bots never play on by themselves
     room.publish(room_changed=True)
     room.schedule()
-
-
-def _people_left(room: Room) -> bool:
-    return any(not s.bot and not s.gone for s in room.seats.values())
 
 
 async def _vacate(room: Room, seat: Seat) -> None:

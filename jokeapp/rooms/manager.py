@@ -122,6 +122,8 @@ class RoomManager:
         room = restore_room(loaded, self._game(loaded.room.game), self.store, self.clock, self.bot_delay)
         if room.status == "playing" and room.match is not None and room.match.over:
             await room.finish()  # the server stopped between the last action and the end
+        elif room.status == "playing" and not room.people_left():
+            await room.finish(abandoned=True)  # stored before bots-only rooms were stopped
         self._add(room)
         room.schedule()
         return room

@@ -213,6 +213,10 @@ class Room:
         at = seat.disconnected_at
         return grace is not None and at is not None and self.clock.now() >= at + grace
 
+    def people_left(self) -> bool:
+        """Whether any person still holds a seat (connected or not); bots never play alone."""
+        return any(not s.bot and not s.gone for s in self.seats.values())
+
     def away_players(self) -> frozenset[str]:
         return frozenset(p for p, seat in self.seats.items() if self.is_away(seat))
 

@@ -114,3 +114,21 @@ async def test_a_spectator_without_a_nickname_is_named_and_a_player_is_not(manag
     with pytest.raises(RoomError) as refused:
         await room.call(cmd.Join("", "player"))
     assert refused.value.code == "invalid_nickname" and len(room.seats) == 1
+
+
+async def test_a_restored_match_with_only_bots_left_is_stopped_not_played(
+    store: MemoryStore, clock: FakeClock
+) -> None:
+    first = RoomManager(store, clock, bot_delay=1.0, games=all_games)
+    room, host, _ = await first.create("race", {}, "a")
+    await room.call(cmd.AddBot(host, "heuristic"))
+    await room.call(cmd.Start(host))
+    await first.close()
+    row = store.seats[(room.room_id, "p1")]
+    row.token_key = None  # as a server of before this rule left it: the person gone, a bot seated
+    second = RoomManager(store, clock, bot_delay=1.0, games=all_games)
+    await second.restore_all()
+    again = second.rooms[room.room_id]
+    await tick(second, clock, 120)
+    assert again.status == "finished" and again.abandoned and store.actions[(room.room_id, 1)] == []
+    await second.close()
