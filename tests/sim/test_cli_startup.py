@@ -23,15 +23,22 @@ print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
 
 
 def _imported(*argv: str) -> tuple[object, set[str]]:
-    done = subprocess.run([sys.executable, "-c", PROBE, *argv], capture_output=True, text=True,
-                          timeout=60, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, *argv], capture_output=True, text=True, timeout=60, check=True
+    )
     result = json.loads(done.stdout.strip().splitlines()[-1])
     return result["code"], {m.split(".")[0] for m in result["modules"]}
 
 
-@pytest.mark.parametrize("argv", [("--help",), ("simulate", "--help"),
-                                  ("simulate", "marble", "--games", "1", "--quiet"),
-                                  ("replay", "--help")])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("--help",),
+        ("simulate", "--help"),
+        ("simulate", "marble", "--games", "1", "--quiet"),
+        ("replay", "--help"),
+    ],
+)
 def test_the_command_line_does_not_load_the_server_stack(argv: tuple[str, ...]) -> None:
     code, top_level = _imported(*argv)
     assert code == 0
