@@ -13,7 +13,8 @@ from jokeapp.core.errors import GameError
 from jokeapp.core.options import resolve_options
 from jokeapp.games import GAME_IDS, get_game
 from jokeapp.sim.options_arg import parse_option
-from jokeapp.sim.play import play_recorded, player_ids
+from jokeapp.sim.parallel import default_workers, play_batches, worker_count
+from jokeapp.sim.play import PlayedGame, play_recorded, player_ids
 from jokeapp.sim.progress import ProgressBar
 
 
@@ -27,6 +28,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--log", type=argparse.FileType("w", encoding="utf-8"), help="write records (JSON lines)")
     parser.add_argument("--states", action="store_true", help="records include the full state after every step")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--workers", type=worker_count, default=default_workers(),
+                        help="processes playing games (default: the cores); the output does not change")
 
 
 def record_line(record: dict[str, Any]) -> str:
@@ -58,14 +61,21 @@ def main(args: argparse.Namespace) -> int:
     bar = None if args.quiet else ProgressBar(args.games, sys.stderr)
     total_steps = 0
     started = time.perf_counter()
-    for i in range(args.games):
-        played = play_recorded(game, options, ids, args.seed + i, bots, args.states)
-        total_steps += played.steps
-        stats.add(game, played)
-        if args.log:
-            args.log.write(record_line(played.record) + "\n")
+    done = 0
+
+    def play_one(seed: int) -> PlayedGame:
+        return play_recorded(game, options, ids, seed, bots, args.states)
+
+    seeds = range(args.seed, args.seed + args.games)
+    for batch in play_batches(play_one, seeds, args.workers, new_stats=lambda: stats_for(game.id),
+                              game=game, encode=record_line if args.log else None):
+        total_steps += batch.steps
+        stats.merge(batch.stats)
+        for line in batch.lines:
+            args.log.write(line + "\n")
+        done += batch.games
         if bar:
-            bar.update(i + 1)
+            bar.update(done)
     elapsed = time.perf_counter() - started
     print_summary(sys.stdout, game.id, args, players, options, elapsed, total_steps, stats)
     return 0
