@@ -694,6 +694,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--json", action="store_true", help="print the rows as JSON, not Markdown")
     add_setup_arguments(parser)
+    parser.add_argument(
+        "--section", action="store_true", help="only the Markdown section (for BENCHMARKS.md)"
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.rooms, args.runs, args.seconds, args.warmup = [2, 10], 1, 2.0, 0.5
@@ -714,7 +717,8 @@ def main(argv: list[str] | None = None) -> int:
         print(msgspec.json.encode(rows).decode())
     else:
         print("\n".join(section(args, rows, setup)))
-        print(f"\nMachine: {describe()}.")
+        if not args.section:
+            print(f"\nMachine: {describe()}.")
     return 0
 
 
