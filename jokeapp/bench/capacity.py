@@ -39,12 +39,33 @@ def held(row: dict[str, Any], p99_ms: float) -> bool:
 
 
 def ramp(
-    steps: list[int], setup: Setup, step_seconds: float, settle: float, p99_ms: float
+    steps: list[int],
+    setup: Setup,
+    step_seconds: float,
+    settle: float,
+    p99_ms: float,
+    budget_s: float,
 ) -> list[dict[str, Any]]:
+    """Grows one server step by step; stops at the first step that does not hold.
+
+    A step that would not finish within ``budget_s`` (its growth estimated from the last
+    step's rate of opening rooms) is not started, so the run stays bounded in time.
+    """
     rows: list[dict[str, Any]] = []
+    began = time.monotonic()
+    rate = 0.0  # rooms opened per second in the last step
     with running(setup) as (server, generators):
         for number, rooms in enumerate(steps, start=1):
+            if rate:
+                estimate = (rooms - generators.rooms) / rate + settle + step_seconds + 10
+                if time.monotonic() - began + estimate > budget_s:
+                    budget = f"{budget_s / 60:g}-minute budget"
+                    rows.append(
+                        {"rooms": rooms, "failed": f"not started: it would pass the {budget}"}
+                    )
+                    break
             started = time.monotonic()
+            before = generators.rooms
             try:
                 generators.grow(rooms)
             except RuntimeError as exc:  # rooms could not all be opened or did not all play
@@ -76,7 +97,7 @@ def table(rows: list[dict[str, Any]]) -> str:
     for r in rows:
         if "failed" in r:
             lines.append(
-                f"| {r['rooms']:,} | — | — | — | — | — | — | — | — | — | — | — | no: {r['failed']} |"
+                f"| {r['rooms']:,} | — | — | — | — | — | — | — | — | — | — | — | {r['failed']} |"
             )
             continue
         lines.append(
