@@ -35,7 +35,9 @@ DEFAULT_STEPS = [500, 1000, 2000, 3000, 4000, 5000]
 
 def held(row: dict[str, Any], p99_ms: float) -> bool:
     """A step holds when p99 is under the goal, nothing failed and every room played."""
-    return row["p99_ms"] < p99_ms and row["errors"] == 0 and row["rooms_playing"] == row["rooms"]
+    return bool(
+        row["p99_ms"] < p99_ms and row["errors"] == 0 and row["rooms_playing"] == row["rooms"]
+    )
 
 
 def ramp(

@@ -104,14 +104,15 @@ def aggregate(raw: str) -> tuple[int, Counter[str], Counter[str], Counter[str]]:
 
 def thread_cpu(pid: int) -> dict[str, float]:
     """CPU seconds of each thread of a process, by thread name (same names summed)."""
-    found: Counter[str] = Counter()
+    found: dict[str, float] = {}
     tick = os.sysconf("SC_CLK_TCK")
     for task in Path(f"/proc/{pid}/task").iterdir():
         with contextlib.suppress(OSError):
             name, rest = task.joinpath("stat").read_text().rsplit(")", 1)
             fields = rest.split()
-            found[name.split("(", 1)[1]] += (int(fields[11]) + int(fields[12])) / tick
-    return dict(found)
+            thread = name.split("(", 1)[1]
+            found[thread] = found.get(thread, 0.0) + (int(fields[11]) + int(fields[12])) / tick
+    return found
 
 
 def profile(rooms: int, seconds: float, warmup: float, setup: Setup) -> tuple[dict[str, Any], str]:

@@ -24,9 +24,12 @@ def _load(*args: str) -> list[dict[str, float]]:
 
 def test_two_rooms_all_play_and_every_figure_is_sane() -> None:
     port = free_port()
-    (row,) = _load("--rooms", "2", "--runs", "2", "--seconds", "1.5", "--warmup", "0.3", "--port", str(port))
+    (row,) = _load(
+        "--rooms", "2", "--runs", "2", "--seconds", "1.5", "--warmup", "0.3", "--port", str(port)
+    )
     assert row["rooms"] == 2
-    assert row["rooms_playing"] == row["rooms_playing_min"] == 2  # every room played in every window
+    # every room played in every window
+    assert row["rooms_playing"] == row["rooms_playing_min"] == 2
     assert row["windows"] == 2 and row["errors"] == 0
     assert row["accepted"] > 0 and row["actions_per_s"] > 0
     assert 0 < row["p50_ms"] <= row["p99_ms"] <= row["max_ms"]
@@ -43,7 +46,9 @@ def test_the_markdown_names_its_command_and_machine() -> None:
         capture_output=True, text=True, timeout=240, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
-    assert "`python -m jokeapp.bench.load --rooms 1 --runs 1 --seconds 1 --warmup 0.2`" in done.stdout
+    assert (
+        "`python -m jokeapp.bench.load --rooms 1 --runs 1 --seconds 1 --warmup 0.2`" in done.stdout
+    )
     assert "| 1 | 1 |" in done.stdout  # one room, one playing
     assert "Machine:" in done.stdout
 
