@@ -120,7 +120,8 @@ class WindowStats:
     latencies: array[float] = field(default_factory=lambda: array("d"))
     update_bytes: array[int] = field(default_factory=lambda: array("I"))
     accepted: int = 0
-    errors: int = 0
+    refused: int = 0  # actions the server refused (the seat then tries its next choice)
+    errors: int = 0  # anything unexpected: an error not answering an action, a dropped socket, …
     rooms_playing: int = 0
     cpu_s: float = 0.0
 
@@ -148,10 +149,13 @@ class Seat:
         self.status = "lobby"
 
     async def run(self) -> None:
-        with contextlib.suppress(websockets.ConnectionClosed):
+        try:
             while True:
                 data = await self.ws.recv(decode=False)
                 await self.on(data)
+        except websockets.ConnectionClosed:
+            if not self.gen.closing:
+                self.gen.error()
 
     async def on(self, data: bytes) -> None:
         gen = self.gen
@@ -159,9 +163,11 @@ class Seat:
         message = _decode(data)
         kind = message.type
         if kind == "error":
-            if self.waiting and message.clientSeq == self.waiting[0]:
+            if not (self.waiting and message.clientSeq == self.waiting[0]):
+                gen.error()
+            else:
                 if window > 0:
-                    gen.stats(window).errors += 1
+                    gen.stats(window).refused += 1
                 rest = self.waiting[2]
                 self.waiting = None
                 if rest:
@@ -220,7 +226,14 @@ class Generator:
         self.windows: dict[int, WindowStats] = {}
         self.sem = asyncio.Semaphore(CONCURRENCY)
         self.tasks: set[asyncio.Task[Any]] = set()
+        self.closing = False
         self.cpu_window, self.cpu_mark = 0, 0.0  # the window being charged, CPU at its open
+
+    def error(self) -> None:
+        """Counts something unexpected in the open window (outside windows it shows as rooms not playing)."""
+        window = self.window.value
+        if window > 0:
+            self.stats(window).errors += 1
 
     def stats(self, window: int) -> WindowStats:
         found = self.windows.get(window)
@@ -294,7 +307,7 @@ class Generator:
         try:
             await self.post(f"/api/rooms/{room.code}/rematch", room.token)
         except RuntimeError:
-            pass  # refused (already rematched): the room shows up as not playing
+            self.error()  # the room would stop playing
         finally:
             room.rematching = False
 
@@ -320,6 +333,7 @@ class Generator:
         return stats
 
     async def close(self) -> None:
+        self.closing = True
         await asyncio.gather(
             *[seat.ws.close() for room in self.rooms for seat in room.seats], return_exceptions=True
         )
@@ -571,6 +585,7 @@ def measure_window(
         "rss_mib": rss / 1024,
         "kib_per_room": (rss - server.idle_rss_kib) / max(generators.rooms, 1),
         "errors": sum(part.errors for part in parts),
+        "refused": sum(part.refused for part in parts),
     }
 
 
@@ -582,6 +597,7 @@ def median_row(windows: list[dict[str, Any]]) -> dict[str, Any]:
     row["p99_ms_min"] = min(w["p99_ms"] for w in windows)
     row["p99_ms_max"] = max(w["p99_ms"] for w in windows)
     row["errors"] = sum(w["errors"] for w in windows)
+    row["refused"] = sum(w["refused"] for w in windows)
     row["windows"] = len(windows)
     return row
 
@@ -642,7 +658,10 @@ def section(args: argparse.Namespace, rows: list[dict[str, Any]], setup: Setup) 
         f"file, loopback. Every room has had an action accepted before the windows open; each row "
         f"is the median of {args.runs} windows of {args.seconds:g} s after {args.warmup:g} s of "
         "warm-up (p99 also as min–max over the windows). Latency: action sent to the update that "
-        "acknowledges it. CPU per action: CPU time over the window / accepted actions.",
+        "acknowledges it. CPU per action: CPU time over the window / accepted actions. Errors: "
+        "anything unexpected (an error not answering an action, a dropped socket, a refused "
+        "rematch); refused actions (the simple policy's first choice refused, its next one sent) "
+        "are not errors.",
         "",
         table(rows),
     ]

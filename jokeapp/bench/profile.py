@@ -103,14 +103,16 @@ def aggregate(raw: str) -> tuple[int, Counter[str], Counter[str], Counter[str]]:
 
 
 def thread_cpu(pid: int) -> dict[str, float]:
-    """CPU seconds of each thread of a process, by thread name (same names summed)."""
+    """CPU seconds of a process's event loop thread (the main one) and of its other threads."""
     found: dict[str, float] = {}
     tick = os.sysconf("SC_CLK_TCK")
     for task in Path(f"/proc/{pid}/task").iterdir():
         with contextlib.suppress(OSError):
-            name, rest = task.joinpath("stat").read_text().rsplit(")", 1)
+            _, rest = task.joinpath("stat").read_text().rsplit(")", 1)
             fields = rest.split()
-            thread = name.split("(", 1)[1]
+            thread = (
+                "event loop thread" if task.name == str(pid) else "other threads (SQLite worker)"
+            )
             found[thread] = found.get(thread, 0.0) + (int(fields[11]) + int(fields[12])) / tick
     return found
 
