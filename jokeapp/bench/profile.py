@@ -162,7 +162,8 @@ def section(args: argparse.Namespace, row: dict[str, Any], raw: str, top: int) -
             for name, cpu in sorted(row["threads"].items(), key=lambda kv: -kv[1])
             if cpu > 0
         )
-        + ".",
+        + ". /proc is the truth for CPU time; py-spy's share of the SQLite thread can run higher, "
+        "as it cannot always tell that thread waiting inside C from working.",
         "",
         "By stage of an action (stages nest, so shares overlap):",
         "",
