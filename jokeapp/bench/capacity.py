@@ -82,7 +82,8 @@ def ramp(
             rows.append(row)
             print(
                 f"{rooms} rooms: p99 {row['p99_ms']:.1f} ms, {row['rooms_playing']} playing, "
-                f"{row['errors']} errors, server {row['server_cpu_share']:.0%} of a core",
+                f"{row['errors']} errors, server {row['server_cpu_share']:.0%} busy, "
+                f"{row['server_wait_share']:.0%} waiting for a core",
                 file=sys.stderr,
             )
             if not row["held"]:
@@ -92,7 +93,7 @@ def ramp(
 
 def table(rows: list[dict[str, Any]]) -> str:
     lines = [
-        "| rooms | playing | actions/s | p50 | p99 | max | server CPU/action | server busy "
+        "| rooms | playing | actions/s | p50 | p99 | max | server CPU/action | server busy / waiting "
         "| update bytes p50 | server RSS | RSS per room | errors | held |",
         "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
@@ -105,7 +106,7 @@ def table(rows: list[dict[str, Any]]) -> str:
         lines.append(
             f"| {r['rooms']:,} | {r['rooms_playing']:,} | {r['actions_per_s']:,.0f} | {_ms(r['p50_ms'])} "
             f"| {_ms(r['p99_ms'])} | {_ms(r['max_ms'])} | {r['server_cpu_ms_per_action']:.2f} ms "
-            f"| {r['server_cpu_share']:.0%} | {r['update_bytes_p50']:,.0f} B | {r['rss_mib']:,.0f} MiB "
+            f"| {r['server_cpu_share']:.0%} / {r['server_wait_share']:.0%} | {r['update_bytes_p50']:,.0f} B | {r['rss_mib']:,.0f} MiB "
             f"| {r['kib_per_room']:,.0f} KiB | {r['errors']} | {'yes' if r['held'] else 'no'} |"
         )
     return "\n".join(lines)
@@ -136,7 +137,8 @@ def section(args: argparse.Namespace, rows: list[dict[str, Any]], setup: Setup) 
         f"`{command_line(args)}` — {describe_setup(setup)}. Steps grow one server; each waits until "
         f"every room has had an action accepted, settles {args.settle:g} s and measures "
         f"{args.step_seconds:g} s. A step holds with p99 under {args.p99_ms:g} ms, no error and every "
-        f"room playing. Result: {verdict}.",
+        f"room playing. Busy / waiting: the server's CPU time and its time ready to run without a "
+        f"core (other processes), as shares of the window. Result: {verdict}.",
         "",
         table(rows),
     ]

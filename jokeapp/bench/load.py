@@ -403,6 +403,17 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def run_queue_wait_s(pid: int) -> float:
+    """Seconds the process's main thread was ready to run but waited for a core (schedstat).
+
+    On a shared machine this is the noise: time the server wanted the CPU and did not get it.
+    """
+    try:
+        return int(Path(f"/proc/{pid}/schedstat").read_text().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return float("nan")
+
+
 def rss_kib(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -556,12 +567,14 @@ def measure_window(
 ) -> dict[str, Any]:
     """One measured window: the server's CPU and the generators' counts over the same interval."""
     cpu_open = cpu_seconds(server.pid)
+    wait_open = run_queue_wait_s(server.pid)
     started = time.perf_counter()
     generators.window.value = number
     time.sleep(seconds)
     generators.window.value = 0
     elapsed = time.perf_counter() - started
     server_cpu = cpu_seconds(server.pid) - cpu_open
+    server_wait = run_queue_wait_s(server.pid) - wait_open
     rss = rss_kib(server.pid)
     parts = generators.report(number)
     lat = sorted(x for part in parts for x in part.latencies)
@@ -579,6 +592,7 @@ def measure_window(
         "max_ms": (lat[-1] if lat else float("nan")) * 1000,
         "server_cpu_ms_per_action": per_action(server_cpu),
         "server_cpu_share": server_cpu / elapsed,
+        "server_wait_share": server_wait / elapsed,
         "generator_cpu_ms_per_action": per_action(sum(part.cpu_s for part in parts)),
         "update_bytes_p50": _quantile(sizes, 0.5),
         "update_bytes_p99": _quantile(sizes, 0.99),
@@ -628,7 +642,7 @@ def table(rows: list[dict[str, Any]]) -> str:
             f"| {r['rooms']:,} | {r['rooms_playing_min']:,.0f} | {r['actions_per_s']:,.0f} "
             f"| {_ms(r['p50_ms'])} | {_ms(r['p99_ms'])} ({_ms(r['p99_ms_min'])}–{_ms(r['p99_ms_max'])}) "
             f"| {_ms(r['max_ms'])} | {r['server_cpu_ms_per_action']:.2f} ms "
-            f"({r['server_cpu_share']:.0%} of a core) | {r['generator_cpu_ms_per_action']:.2f} ms "
+            f"({r['server_cpu_share']:.0%} busy, {r['server_wait_share']:.0%} waiting) | {r['generator_cpu_ms_per_action']:.2f} ms "
             f"| {r['update_bytes_p50']:,.0f} / {r['update_bytes_p99']:,.0f} B | {r['rss_mib']:,.0f} MiB "
             f"| {r['kib_per_room']:,.0f} KiB | {r['errors']} |"
         )
@@ -658,7 +672,9 @@ def section(args: argparse.Namespace, rows: list[dict[str, Any]], setup: Setup) 
         f"file, loopback. Every room has had an action accepted before the windows open; each row "
         f"is the median of {args.runs} windows of {args.seconds:g} s after {args.warmup:g} s of "
         "warm-up (p99 also as min–max over the windows). Latency: action sent to the update that "
-        "acknowledges it. CPU per action: CPU time over the window / accepted actions. Errors: "
+        "acknowledges it. CPU per action: CPU time over the window / accepted actions; busy: the "
+        "server's CPU time / the window; waiting: time the server was ready to run but had no core "
+        "(taken by other processes: the noise of a shared machine). Errors: "
         "anything unexpected (an error not answering an action, a dropped socket, a refused "
         "rematch); refused actions (the simple policy's first choice refused, its next one sent) "
         "are not errors.",
