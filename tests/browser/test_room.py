@@ -113,7 +113,9 @@ def test_a_rejected_action_shows_its_message(new_page: Any) -> None:
     def try_wrong_count(p: Any) -> bool:
         following = False
         with contextlib.suppress(Exception):
-            following = p.get_by_test_id("controls").count() > 0 and p.get_by_test_id("pass").is_enabled(timeout=QUICK)
+            following = p.get_by_test_id("controls").count() > 0 and p.get_by_test_id(
+                "pass"
+            ).is_enabled(timeout=QUICK)
         standard = p.get_by_test_id("standard").inner_text() if following else ""
         armed["on"] = following and bool(re.search(r"× ([2-9]|1\d)장", standard))
         return dalmuti_step(p)

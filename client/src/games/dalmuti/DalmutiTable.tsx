@@ -346,6 +346,7 @@ function TurnLine({ view, names, mine }: { view: DalmutiView; names: Names; mine
       </p>
     );
   }
+  if (view.phase.kind === 'revolutionCheck') return null; // the hand check's own line says where it stands
   if (view.phase.kind === 'playing' && view.current) {
     return <p class="turn-line">⏳ {josa(names(view.current), '이/가')} 고르는 중이에요</p>;
   }

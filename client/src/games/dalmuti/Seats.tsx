@@ -56,7 +56,8 @@ function SeatCard({ view, id, me, names, seat, style }: {
       )}
       {passed && <span class="bubble">패스</span>}
       {out >= 0 && <span class="bubble done">{out + 1}등 🎉</span>}
-      {checked && <span class="bubble done">확인 ✔</span>}
+      {checked && view.revolutionBy !== id && <span class="bubble done">확인 ✔</span>}
+      {view.revolutionBy === id && <span class="bubble revolt">✊ 혁명</span>}
     </li>
   );
 }
