@@ -96,6 +96,17 @@ new MutationObserver(() => {
 }).observe(document, { childList: true, subtree: true });"""
 
 
+# Every tax card that flies from seat to seat: a face (the viewer gave or got it) or a back.
+RECORD_FLIGHTS = """window.flights = [];
+new MutationObserver((changes) => {
+  for (const change of changes) for (const node of change.addedNodes) {
+    if (node.classList && node.classList.contains('flying')) {
+      window.flights.push(node.classList.contains('back') ? 'back' : node.textContent);
+    }
+  }
+}).observe(document, { childList: true, subtree: true });"""
+
+
 class Checks:
     """What the test saw: acting controls per kind, problems, unresolved particles."""
 
@@ -146,6 +157,7 @@ def test_dalmuti_game_against_bots_reaches_the_result(new_page: Any) -> None:
     """A whole game at 390 × 844: the acting controls are on screen at every decision, the
     screen says "내 차례", no sentence leaves a particle unresolved, dim groups say why."""
     page = new_page()
+    page.add_init_script(RECORD_FLIGHTS)
     start_card_game(page, "지수", SMALL)
     assert page.locator("[data-testid^=dseat-]").count() == 4
     assert page.get_by_test_id("tips").count() == 1
@@ -198,6 +210,11 @@ def test_dalmuti_game_against_bots_reaches_the_result(new_page: Any) -> None:
     assert checks.kinds.get("play", 0) >= 3, checks.kinds
     assert checks.particles == []
     assert "why" in seen, "never followed with a dim group in the hand"
+    if "tax" in seen:
+        # tax cards flew seat to seat: faces of my own pair's cards, backs of the other pair's
+        flights = page.evaluate("() => window.flights")
+        assert len(flights) == 6, flights  # 2 + 1 paid, 2 + 1 returned
+        assert "back" in flights and any(f != "back" for f in flights), flights
     ranking = page.get_by_test_id("ranking").inner_text()
     assert "지수" in ranking and "1위" in ranking and "점" in ranking
     shot(page, "dalmuti-result")

@@ -84,7 +84,7 @@ export function OpeningDrawScreen({ rows, names, me, until, onClose }: {
   return (
     <div class="moment-backdrop" onClick={onClose}>
       <section class="moment" role="dialog" aria-label="첫 신분 뽑기" data-testid="opening-draw" onClick={(e) => e.stopPropagation()}>
-        <h2>🃏 첫 신분 뽑기</h2>
+        <h2>🎴 첫 신분 뽑기</h2>
         <p class="hint">한 장씩 뽑아 낮은 숫자가 높은 신분이 돼요</p>
         <ol class="draw-list">
           {rows.map((r, i) => (
