@@ -7,7 +7,7 @@ import type { RoomInfo } from '../../net/protocol.gen';
 import { seatStyle } from '../../text/ko';
 import { animate } from './motion';
 import type { TaxFlight } from './moments';
-import { arcSeats, arcStyle } from './ring';
+import { arcSeats, arcStyle, crowded } from './ring';
 import type { DalmutiView } from './view';
 import { cardNumber } from './view';
 import { TITLE_ICONS } from './words';
@@ -139,11 +139,12 @@ export function Seats({ view, me, names, room, flip, flights, flightSerial, chil
   useTaxFlights(box, flights, flightSerial);
   const seat = (id: string) => room?.seats.find((s) => s.playerId === id) as RoomSeat | undefined;
   const mine = me && view.order.includes(me);
+  const arc = arcSeats(view.order, me);
   return (
-    <div class="dtable" ref={box} data-testid="dtable">
+    <div class={`dtable${crowded(arc.length) ? ' crowded' : ''}`} ref={box} data-testid="dtable">
       <ol class="dseats arc" data-testid="dseats">
-        {arcSeats(view.order, me).map((p) => (
-          <SeatCard key={p.id} view={view} id={p.id} me={me} names={names} seat={seat(p.id)} style={arcStyle(p.angle)} />
+        {arc.map((p) => (
+          <SeatCard key={p.id} view={view} id={p.id} me={me} names={names} seat={seat(p.id)} style={arcStyle(p.angle, arc.length)} />
         ))}
       </ol>
       {children}

@@ -15,12 +15,17 @@ export function arcSeats(order: string[], me: string | null): ArcPlace[] {
   return others.map((id, i) => ({ id, angle: others.length > 1 ? 180 + i * step : 270 }));
 }
 
-export const ARC_DEPTH = 150; // px from the arc's top seat to its end seats (centres)
+/** Six or more others get narrower seats on a deeper arc, so neighbours never overlap at 360 px. */
+export function crowded(others: number): boolean {
+  return others >= 6;
+}
 
-/** CSS left/top of a seat's centre for its angle: the arc spans the width, ARC_DEPTH deep. */
-export function arcStyle(angle: number): { left: string; top: string } {
+/** CSS left/top of a seat's centre for its angle: the arc spans the width; its depth (top seat
+ * to end seats, centres) is 150 px, 170 px when crowded. */
+export function arcStyle(angle: number, others: number): { left: string; top: string } {
   const rad = (angle * Math.PI) / 180;
   const cos = Math.cos(rad).toFixed(4);
-  const down = (1 + Math.sin(rad)) * ARC_DEPTH;
-  return { left: `calc(50% + (50% - 40px) * ${cos})`, top: `${Math.round(30 + down)}px` };
+  const half = crowded(others) ? 35 : 40; // half a seat's width
+  const down = (1 + Math.sin(rad)) * (crowded(others) ? 170 : 150);
+  return { left: `calc(50% + (50% - ${half}px) * ${cos})`, top: `${Math.round(30 + down)}px` };
 }
