@@ -398,7 +398,8 @@ export function DalmutiTable({ state, act }: { state: SessionState; act: Act }) 
           <li key={`${state.eventSerial}-${i}`}>{line}</li>
         ))}
       </ol>
-      <section class={`action-bar${myTurn ? ' mine' : ''}`} data-testid="action-bar">
+      {/* spectators and replays have nothing to decide: their turn line stays in the page */}
+      <section class={view.hand ? `action-bar${myTurn ? ' mine' : ''}` : 'turn-info'} data-testid="action-bar">
         <TurnLine view={view} names={names} mine={myTurn} />
         <Countdown deadline={pending?.deadline} offset={state.offset} totalSeconds={totalSeconds} />
         {checking && <HandCheckBar view={view} act={act} />}
