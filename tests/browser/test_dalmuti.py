@@ -315,6 +315,26 @@ def test_hand_check_waits_for_everyone_and_seats_show_a_lost_connection(new_page
     assert all(g.get_by_test_id("confirm-hand").count() == 1 for g in guests)
     shot(host, "dalmuti-waiting")
 
+    # everyone confirms: the tax moves, and the two who got tax must give cards back; their
+    # 돌려주기 is on screen (two of the four pages are small phones)
+    for page in guests[1:]:
+        page.set_viewport_size(NARROW)
+    for page in guests:
+        page.get_by_test_id("confirm-hand").click()
+    for page in (host, *guests):
+        page.wait_for_selector(
+            "[data-testid=tax-return], [data-testid=tax-phase], [data-testid=controls]"
+        )
+    checks = Checks()
+    returning = [p for p in (host, *guests) if p.get_by_test_id("return-tax").count()]
+    assert len(returning) == 2  # the top two titles, nobody has returned yet
+    for page in returning:
+        checks.controls(page, f"tax {page.viewport_size['width']}")
+    assert checks.kinds.get("return-tax") == 2 and checks.problems == [], (
+        checks.kinds,
+        checks.problems,
+    )
+
     guests[0].context.close()
     host.wait_for_selector("[data-testid=badge-p2]")
     assert "연결 끊김" in host.get_by_test_id("dseat-p2").inner_text()
