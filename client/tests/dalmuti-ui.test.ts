@@ -5,7 +5,7 @@ import {
 } from '../src/games/dalmuti/hand';
 import { openingDraw, roundEnd, taxFlights } from '../src/games/dalmuti/moments';
 import { arcSeats } from '../src/games/dalmuti/ring';
-import { seatBadge } from '../src/games/dalmuti/Seats';
+import { PRESENCE_LABELS, presenceOf } from '../src/ui/Presence';
 import { confirmedCount, handCheckStatus, type DalmutiView } from '../src/games/dalmuti/view';
 
 const card = (n: number, copy: number): DCard => ({ id: `${String(n).padStart(2, '0')}-${String(copy).padStart(2, '0')}`, n });
@@ -95,10 +95,10 @@ describe('seats on an arc', () => {
 
   it('badges say a lost connection or an away seat in words', () => {
     const seat = { playerId: 'p2', nickname: '민호', bot: false, connected: true, host: false, botPolicy: null };
-    expect(seatBadge(seat)).toBeNull();
-    expect(seatBadge({ ...seat, connected: false })?.text).toBe('연결 끊김');
-    expect(seatBadge({ ...seat, away: true })?.text).toBe('자리 비움 · 자동 진행');
-    expect(seatBadge({ ...seat, bot: true, connected: false })).toBeNull();
+    expect(presenceOf(seat)).toBe('here');
+    expect(PRESENCE_LABELS[presenceOf({ ...seat, connected: false })]).toBe('연결 끊김');
+    expect(PRESENCE_LABELS[presenceOf({ ...seat, away: true })]).toBe('자리 비움 · 자동 진행');
+    expect(presenceOf({ ...seat, bot: true, connected: false })).toBe('here');
   });
 });
 

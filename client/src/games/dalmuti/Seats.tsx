@@ -5,6 +5,7 @@ import type { ComponentChildren } from 'preact';
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import type { RoomInfo } from '../../net/protocol.gen';
 import { seatStyle } from '../../text/ko';
+import { PresenceBadge, presenceOf } from '../../ui/Presence';
 import { animate } from './motion';
 import type { TaxFlight } from './moments';
 import { arcSeats, arcStyle, crowded } from './ring';
@@ -15,15 +16,6 @@ import { TITLE_ICONS } from './words';
 type Names = (id: string) => string;
 type RoomSeat = RoomInfo['seats'][number] & { away?: boolean };
 
-/** "연결 끊김" / "자리 비움 · 자동 진행" for a seat (room info), or null. A small card-table
- * badge; the lead may merge it with a shared one. */
-export function seatBadge(seat: RoomSeat | undefined): { icon: string; text: string } | null {
-  if (!seat || seat.bot) return null;
-  if (seat.away === true) return { icon: '💤', text: '자리 비움 · 자동 진행' };
-  if (seat.connected === false) return { icon: '📡', text: '연결 끊김' };
-  return null;
-}
-
 function SeatCard({ view, id, me, names, seat, style }: {
   view: DalmutiView; id: string; me: string | null; names: Names; seat: RoomSeat | undefined; style?: Record<string, string>;
 }) {
@@ -32,12 +24,12 @@ function SeatCard({ view, id, me, names, seat, style }: {
   const passed = view.trick.passesSinceTop.includes(id);
   const out = view.finishOrder.indexOf(id);
   const checked = view.phase.kind === 'revolutionCheck' && view.phase.confirmed[id];
-  const badge = seatBadge(seat);
+  const absent = presenceOf(seat) !== 'here';
   const current = view.current === id;
   return (
     <li
       data-seat={id}
-      class={`dseat${current ? ' current' : ''}${id === me ? ' me' : ''}${badge ? ' absent' : ''}`}
+      class={`dseat${current ? ' current' : ''}${id === me ? ' me' : ''}${absent ? ' absent' : ''}`}
       style={{ borderColor: colour.color, ...style }}
       data-testid={`dseat-${id}`}
     >
@@ -49,11 +41,7 @@ function SeatCard({ view, id, me, names, seat, style }: {
         <span style={{ color: colour.color }}>{colour.mark}</span> {id === me ? '나' : names(id)}
       </span>
       <span class="dcount" data-testid={`count-${id}`}>🂠 {view.handCounts[id]}장</span>
-      {badge && (
-        <span class="seat-badge" data-testid={`badge-${id}`}>
-          {badge.icon} {badge.text}
-        </span>
-      )}
+      <PresenceBadge seat={seat} testId={`badge-${id}`} />
       {passed && <span class="bubble">패스</span>}
       {out >= 0 && <span class="bubble done">{out + 1}등 🎉</span>}
       {checked && view.revolutionBy !== id && <span class="bubble done">확인 ✔</span>}
