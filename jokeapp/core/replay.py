@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from jokeapp.core.contract import Action, Event, Game
@@ -33,3 +33,18 @@ def replay_events(
     state, setup_events = game.start(options, players, seed)
     steps = [game.apply(state, actor, action) for actor, action in log]
     return state, setup_events, steps
+
+
+def walk(
+    game: Game[Any],
+    options: Mapping[str, Any],
+    players: Sequence[str],
+    seed: int,
+    log: Iterable[tuple[str, Action]],
+) -> Iterator[tuple[Any, list[Event]]]:
+    """``(state, events)`` after setup, then after each step of ``log``. The state is the one
+    live object, changed in place by the next step: read what you need before going on."""
+    state, setup_events = game.start(options, players, seed)
+    yield state, setup_events
+    for actor, action in log:
+        yield state, game.apply(state, actor, action)

@@ -14,6 +14,7 @@ from jokeapp.rooms import commands as cmd
 from jokeapp.rooms.errors import RoomError
 from jokeapp.rooms.manager import RoomManager
 from jokeapp.server import protocol as p
+from jokeapp.server import replay_api
 from jokeapp.server.responses import (
     INVALID_BODY,
     TOO_LARGE,
@@ -185,4 +186,5 @@ ROUTES = [
     Route("/api/rooms/{ref}/rematch", rematch, methods=["POST"]),
     Route("/api/rooms/{ref}/afk", afk, methods=["POST"]),
     Route("/api/rooms/{ref}/record", record, methods=["GET"]),
+    replay_api.ROUTE,
 ]

@@ -67,6 +67,12 @@ def document() -> dict[str, Any]:
             }
         },
     }
+    paths["/api/rooms/{ref}/replay"] = {"get": _op("a finished match frame by frame, as one viewer saw it", "ReplayResponse")}
+    paths["/api/rooms/{ref}/replay"]["get"]["parameters"] += [
+        {"name": "match", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 1}},
+        {"name": "viewer", "in": "query", "required": False, "schema": {"type": "string", "default": "spectator"},
+         "description": "a seat id (p1…), spectator, or all (every seat's view)"},
+    ]
     paths["/api/rooms/{ref}/record"]["get"]["parameters"].append(
         {"name": "match", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 1}}
     )

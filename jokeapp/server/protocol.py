@@ -231,6 +231,37 @@ class PongMessage(_Wire, tag="pong", tag_field="type"):
 ServerMessage = SnapshotMessage | UpdateMessage | ErrorMessage | PongMessage
 
 
+# ---------------------------------------------------------------- HTTP: replays
+
+
+class ReplayFrame(_Wire):
+    """One moment of a finished match as the replay's viewer saw it: frame 0 is the start
+    (setup's events, ``actor`` None), then one frame per step, like the live updates."""
+
+    actor: str | None
+    auto: bool
+    events: list[dict[str, Any]]  # redacted for the viewer (all of them for ``all``)
+    view: dict[str, Any]  # the viewer's view after this frame (``all``: the spectator's)
+    action: dict[str, Any] | None = None  # ``all`` only
+    # ``all`` only: per seat, the keys of its own view that differ from the spectator's
+    seat_views: dict[str, dict[str, Any]] | None = None
+
+
+class ReplayResponse(_Wire):
+    game: str
+    room_id: str
+    match: int
+    players: list[str]
+    nicknames: dict[str, str]
+    options: dict[str, Any]
+    seed: int
+    seed_hash: str
+    result: dict[str, Any] | None
+    viewer: str  # a seat id, "spectator" or "all"
+    frames: list[ReplayFrame]
+    abandoned: bool = False
+
+
 # ---------------------------------------------------------------- codecs
 
 _client_decoder = msgspec.json.Decoder(ClientMessage)
@@ -264,6 +295,7 @@ SCHEMA_TYPES: tuple[Any, ...] = (
     AfkRequest,
     OkResponse,
     ErrorResponse,
+    ReplayResponse,
 )
 
 

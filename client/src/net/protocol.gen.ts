@@ -32,6 +32,8 @@ export interface WireProtocol {
   okResponse?: OkResponse;
   errorResponse?: ErrorResponse;
   errorDetail?: ErrorDetail;
+  replayResponse?: ReplayResponse;
+  replayFrame?: ReplayFrame;
 }
 /**
  * A game action. ``clientSeq`` rises by one per action of this seat; a repeat is ignored.
@@ -197,4 +199,34 @@ export interface ErrorResponse {
 export interface ErrorDetail {
   code: string;
   message: string;
+}
+export interface ReplayResponse {
+  game: string;
+  roomId: string;
+  match: number;
+  players: string[];
+  nicknames: {
+    [k: string]: string;
+  };
+  options: {};
+  seed: number;
+  seedHash: string;
+  result: {} | null;
+  viewer: string;
+  frames: ReplayFrame[];
+  abandoned?: boolean;
+}
+/**
+ * One moment of a finished match as the replay's viewer saw it: frame 0 is the start
+ * (setup's events, ``actor`` None), then one frame per step, like the live updates.
+ */
+export interface ReplayFrame {
+  actor: string | null;
+  auto: boolean;
+  events: {}[];
+  view: {};
+  action?: {} | null;
+  seatViews?: {
+    [k: string]: {};
+  } | null;
 }
