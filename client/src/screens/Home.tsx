@@ -3,8 +3,9 @@ import { api, ApiError } from '../net/api';
 import type { GameInfo, RoomInfo } from '../net/protocol.gen';
 import { loadNickname, saveNickname, saveSeat } from '../logic/storage';
 import { navigate } from '../router';
-import { GAME_BLURBS, GAME_TITLES, STATUS_LABELS, optionValueLabel } from '../text/ko';
-import { RulesButton } from './Rules';
+import { gameEntry } from '../games/registry';
+import { STATUS_LABELS, optionValueLabel } from '../text/ko';
+import { RulesButton } from '../ui/Rules';
 
 /** A join code or a room link pasted as is. */
 export function codeFrom(input: string): string | null {
@@ -18,7 +19,7 @@ export function Home() {
   const [nickname, setNickname] = useState(loadNickname());
   const [games, setGames] = useState<GameInfo[]>([]);
   const [rooms, setRooms] = useState<RoomInfo[]>([]);
-  const [game, setGame] = useState('marble');
+  const [picked, setGame] = useState<string | null>(null);
   const [options, setOptions] = useState<Record<string, unknown>>({});
   const [joinText, setJoinText] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -33,7 +34,11 @@ export function Home() {
     return () => clearInterval(id);
   }, []);
 
-  const info = games.find((g) => g.id === game);
+  // the catalogue's games this client can show; the first one is chosen until another is picked
+  const offered = games.filter((g) => gameEntry(g.id));
+  const info = offered.find((g) => g.id === picked) ?? offered[0];
+  const game = info?.id ?? null;
+  const rules = gameEntry(game)?.Rules;
   const name = nickname.trim();
 
   /** Runs a join or create; the error goes next to the field it is about (`at`). */
@@ -59,6 +64,7 @@ export function Home() {
 
   const create = () =>
     guarded(async () => {
+      if (!game) return;
       const made = await api.create(game, name, options);
       saveSeat({ roomId: made.roomId, code: made.code, token: made.token, playerId: made.playerId });
       navigate(`/r/${made.code}`);
@@ -110,7 +116,8 @@ export function Home() {
       <section class="card">
         <h2>방 만들기</h2>
         <div class="game-picker" role="radiogroup" aria-label="게임">
-          {(games.length ? games : [{ id: 'marble' }, { id: 'dalmuti' }]).map((g) => (
+          {offered.length === 0 && <p class="muted">게임 목록을 불러오는 중…</p>}
+          {offered.map((g) => (
             <button
               key={g.id}
               role="radio"
@@ -122,8 +129,10 @@ export function Home() {
                 setOptions({});
               }}
             >
-              <strong>{game === g.id ? '✔ ' : ''}{GAME_TITLES[g.id] ?? g.id}</strong>
-              <small>{GAME_BLURBS[g.id]}</small>
+              <strong>{game === g.id ? '✔ ' : ''}{g.title}</strong>
+              <small>
+                {gameEntry(g.id)?.blurb} {g.minPlayers}~{g.maxPlayers}명
+              </small>
             </button>
           ))}
         </div>
@@ -152,10 +161,10 @@ export function Home() {
           </details>
         )}
         <div class="row">
-          <button class="btn primary big" data-testid="create-room" disabled={busy} onClick={create}>
+          <button class="btn primary big" data-testid="create-room" disabled={busy || !game} onClick={create}>
             방 만들기
           </button>
-          <RulesButton game={game} />
+          {rules && <RulesButton Rules={rules} />}
         </div>
       </section>
 
@@ -199,7 +208,7 @@ export function Home() {
             return (
               <li key={r.roomId} class="room-item">
                 <div>
-                  <strong>{GAME_TITLES[r.game] ?? r.title}</strong>
+                  <strong>{r.title}</strong>
                   <small>
                     {' '}
                     · {STATUS_LABELS[r.status]} · {r.seats.length}/{r.maxPlayers}명 · 코드 {r.code}

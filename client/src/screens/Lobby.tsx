@@ -3,7 +3,7 @@ import { api, ApiError } from '../net/api';
 import type { RoomInfo, SeatInfo } from '../net/protocol.gen';
 import type { Seat } from '../logic/storage';
 import { PresenceBadge, presenceOf } from '../ui/Presence';
-import { BOT_LABELS, GAME_TITLES, optionValueLabel, seatStyle } from '../text/ko';
+import { BOT_LABELS, optionValueLabel, seatStyle } from '../text/ko';
 
 export interface GameOptionInfo {
   key: string;
@@ -126,7 +126,7 @@ export function Lobby({ room, seat, isHost, gameOptions }: {
   return (
     <main class="page lobby">
       <header class="bar">
-        <h1>{GAME_TITLES[room.game] ?? room.title}</h1>
+        <h1>{room.title}</h1>
         <span class="muted">👀 관전 {room.spectators}명</span>
       </header>
       <ShareLink code={room.code} />

@@ -1,21 +1,19 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { DalmutiTable } from '../games/dalmuti/DalmutiTable';
 import { dalmutiFrames } from '../games/dalmuti/replay';
-import { MarbleTable } from '../games/marble/MarbleTable';
+import { gameEntry, UnknownGame } from '../games/registry';
 import { marbleFrames } from '../games/marble/replay';
 import { api, ApiError, type GameRecord } from '../net/api';
 import type { RoomInfo } from '../net/protocol.gen';
 import { initialState, type SessionState } from '../net/session';
 import { navigate } from '../router';
-import { GAME_TITLES } from '../text/ko';
 import { RankingTable, withNames } from './Result';
 
 const SPEEDS = [1, 2, 4];
 
-function roomFrom(record: GameRecord, roomId: string): RoomInfo {
+function roomFrom(record: GameRecord, roomId: string, title: string): RoomInfo {
   const names = record.nicknames ?? {};
   return {
-    roomId, code: '', game: record.game, title: GAME_TITLES[record.game] ?? record.game, options: record.options,
+    roomId, code: '', game: record.game, title, options: record.options,
     status: 'finished', match: record.match ?? 1, hostId: null, spectators: 0, minPlayers: 0, maxPlayers: 0,
     seedHash: record.seedHash ?? null,
     seats: record.players.map((p) => ({ playerId: p, nickname: names[p] ?? p, bot: false, connected: true, host: false })),
@@ -29,10 +27,14 @@ export function Replay({ roomId, match }: { roomId: string; match?: number }) {
   const [index, setIndex] = useState(0);
   const [playing, setPlaying] = useState(false);
   const [speed, setSpeed] = useState(1);
+  const [title, setTitle] = useState('');
 
   useEffect(() => {
     api.record(roomId, match).then(setRecord).catch((e: ApiError) => setError(e.message));
   }, [roomId, match]);
+  useEffect(() => {
+    if (record) api.games().then((games) => setTitle(games.find((g) => g.id === record.game)?.title ?? '')).catch(() => undefined);
+  }, [record?.game]);
 
   const frames = useMemo(() => {
     if (!record) return [];
@@ -60,7 +62,9 @@ export function Replay({ roomId, match }: { roomId: string; match?: number }) {
   }
   if (!record || !frames.length) return <main class="page center">기록을 불러오는 중…</main>;
 
-  const room = roomFrom(record, roomId);
+  const game = gameEntry(record.game);
+  if (!game) return <UnknownGame />;
+  const room = roomFrom(record, roomId, title);
   const step = index > 0 ? record.steps[index - 1] : null;
   const state: SessionState = {
     ...initialState(), link: 'open', room, view: frames[index], seq: index,
@@ -72,7 +76,7 @@ export function Replay({ roomId, match }: { roomId: string; match?: number }) {
 
   return (
     <div class="replay" data-testid="replay">
-      {record.game === 'dalmuti' ? <DalmutiTable state={state} act={() => undefined} /> : <MarbleTable state={state} act={() => undefined} />}
+      <game.Table state={state} act={() => undefined} />
       {index === last && result && (
         <section class="card" data-testid="replay-result">
           <h2>🏆 결과</h2>

@@ -1,12 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
-import { DalmutiTable } from '../games/dalmuti/DalmutiTable';
-import { MarbleTable } from '../games/marble/MarbleTable';
+import { gameEntry, UnknownGame } from '../games/registry';
 import { forgetSeat, loadNickname, loadSeat, saveNickname, saveSeat, type Seat } from '../logic/storage';
 import { api, ApiError } from '../net/api';
 import type { GameInfo, RoomInfo } from '../net/protocol.gen';
 import type { SessionState, RoomSession } from '../net/session';
 import { navigate } from '../router';
-import { GAME_TITLES, LINK_LABELS } from '../text/ko';
+import { LINK_LABELS } from '../text/ko';
 import { Sheet, Toast } from '../ui/Sheet';
 import { Lobby } from './Lobby';
 import { ResultPanel } from './Result';
@@ -36,7 +35,7 @@ function JoinByLink({ code, onSeat }: { code: string; onSeat: (s: Seat) => void 
   const open = room?.status === 'lobby' && room.seats.length < room.maxPlayers;
   return (
     <main class="page">
-      <h1>{room ? GAME_TITLES[room.game] ?? room.title : '방에 들어가기'}</h1>
+      <h1>{room ? room.title : '방에 들어가기'}</h1>
       {room && (
         <p class="muted">
           코드 {room.code} · {room.seats.map((s) => s.nickname).join(', ')}
@@ -167,6 +166,7 @@ function GameArea({ state, session }: { state: SessionState; session: RoomSessio
   // board and the controls of the first turn on screen
   const match = state.room?.match;
   useEffect(() => scrollTo(0, 0), [match]);
-  if (state.room?.game === 'dalmuti') return <DalmutiTable state={state} act={act} />;
-  return <MarbleTable state={state} act={act} />;
+  const game = gameEntry(state.room?.game);
+  if (!game) return <UnknownGame />;
+  return <game.Table state={state} act={act} />;
 }

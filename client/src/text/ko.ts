@@ -1,15 +1,5 @@
 // Player-facing words that several screens share. Game-specific words live next to each table.
 
-export const GAME_TITLES: Record<string, string> = {
-  marble: '세계 여행 땅따먹기',
-  dalmuti: '신분 카드 게임',
-};
-
-export const GAME_BLURBS: Record<string, string> = {
-  marble: '주사위를 굴려 세계 도시를 사고, 통행료를 받아요. 2~4명',
-  dalmuti: '낮은 숫자가 강해요! 손패를 먼저 털면 신분이 올라가요. 4~8명',
-};
-
 export const STATUS_LABELS: Record<string, string> = {
   lobby: '모집 중',
   playing: '게임 중',

@@ -2,7 +2,9 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { setTips, tipsOn } from '../../logic/storage';
 import type { GameEvent } from '../../net/api';
 import type { SessionState } from '../../net/session';
-import { RulesButton } from '../../screens/Rules';
+import { RulesButton } from '../../ui/Rules';
+import type { TableProps } from '../registry';
+import { DalmutiRules } from './Rules';
 import { josa } from '../../text/josa';
 import { eventsSince } from '../../ui/batches';
 import { Countdown } from '../../ui/Countdown';
@@ -353,8 +355,7 @@ function TurnLine({ view, names, mine }: { view: DalmutiView; names: Names; mine
   return <p class="turn-line">{PHASE_HINTS[view.phase.kind]}</p>;
 }
 
-export function DalmutiTable({ state, act }: { state: SessionState; act: Act }) {
-  const view = state.view as unknown as DalmutiView;
+export function DalmutiTable({ state, view, act }: TableProps<DalmutiView>) {
   const me = state.you?.playerId ?? null;
   const names = useNames(state);
   const feed = useFeed(state, (e) => describeDalmutiEvent(e, names));
@@ -374,8 +375,8 @@ export function DalmutiTable({ state, act }: { state: SessionState; act: Act }) 
   return (
     <main class={`table dalmuti${m.flip ? ' turned' : ''}`} data-testid="dalmuti-table">
       <header class="bar">
-        <h1>신분 카드 게임</h1>
-        <RulesButton game="dalmuti" />
+        <h1>{state.room?.title}</h1>
+        <RulesButton Rules={DalmutiRules} />
       </header>
       {tips && (
         <aside class="tips" data-testid="tips">

@@ -4,7 +4,9 @@ import type { SeatInfo } from '../../net/protocol.gen';
 import type { SessionState } from '../../net/session';
 import { manwon, seatStyle, signedManwon } from '../../text/ko';
 import { Countdown } from '../../ui/Countdown';
-import { RulesButton } from '../../screens/Rules';
+import { RulesButton } from '../../ui/Rules';
+import type { TableProps } from '../registry';
+import { MarbleRules } from './Rules';
 import { Board } from './Board';
 import { useMarbleAnimation } from './animation';
 import { DebtSheet, DecisionSheet, SpaceSheet, TileInfoSheet, TradeAnswerSheet, TradeProposeSheet } from './Sheets';
@@ -164,8 +166,7 @@ function PlayerCards({ view, me, names, popups, seats }: {
   );
 }
 
-export function MarbleTable({ state, act }: { state: SessionState; act: Act }) {
-  const view = state.view as unknown as MarbleView;
+export function MarbleTable({ state, view, act }: TableProps<MarbleView>) {
   const me = state.you?.playerId ?? null;
   const names = useNames(state);
   const anim = useMarbleAnimation(view, state);
@@ -197,8 +198,8 @@ export function MarbleTable({ state, act }: { state: SessionState; act: Act }) {
   return (
     <main class="table marble" data-testid="marble-table">
       <header class="bar">
-        <h1>세계 여행 땅따먹기</h1>
-        <RulesButton game="marble" />
+        <h1>{state.room?.title}</h1>
+        <RulesButton Rules={MarbleRules} />
       </header>
       <Board
         view={view}
