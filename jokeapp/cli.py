@@ -18,6 +18,7 @@ SUBCOMMANDS = {
     "replay": ("jokeapp.sim.verify", "re-compute game records from their seeds and actions"),
     "serve": ("jokeapp.server.cli", "run the room server"),
     "schema": ("jokeapp.server.schema", "print the JSON Schema of the wire messages"),
+    "tables": ("jokeapp.server.tables", "print each game's fixed tables (board, prices, names) as JSON"),
 }
 
 

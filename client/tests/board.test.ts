@@ -13,23 +13,31 @@ describe('marble board data', () => {
     expect(40 - 24 - 4 - 7).toBe(5);
   });
 
-  it('matches the price table rows (3.2), rounding half up', () => {
-    expect(buildCosts(6)).toEqual([3, 6, 9, 12]);
-    expect(cityTolls(6)).toEqual([1, 4, 9, 15, 24]);
-    expect(buildCosts(35)).toEqual([18, 35, 53, 70]);
-    expect(cityTolls(35)).toEqual([7, 21, 53, 88, 140]);
-    expect(cityTolls(40)).toEqual([8, 24, 60, 100, 160]);
-    expect(cityTolls(32)).toEqual([6, 19, 48, 80, 128]);
+  it('matches the price table rows (3.2), rounding half up, from the engine\'s tables', () => {
+    expect(buildCosts(1)).toEqual([3, 6, 9, 12]); // 타이베이 6
+    expect(cityTolls(1)).toEqual([1, 4, 9, 15, 24]);
+    expect(buildCosts(36)).toEqual([18, 35, 53, 70]); // 뉴욕 35
+    expect(cityTolls(36)).toEqual([7, 21, 53, 88, 140]);
+    expect(cityTolls(39)).toEqual([8, 24, 60, 100, 160]); // 서울 40
+    expect(cityTolls(34)).toEqual([6, 19, 48, 80, 128]); // 샌프란시스코 32
+    expect(BOARD[39]).toMatchObject({ name: '서울', kind: 'city', group: 'H', price: 40 });
   });
 
   it('doubles tour tolls when the owner has two or more tours', () => {
     expect(tollAt(5, 0, 1)).toBe(10);
     expect(tollAt(35, 0, 2)).toBe(24);
+    expect(tollAt(35, 0, 3)).toBe(24);
     expect(tollAt(39, 3)).toBe(100);
   });
 
   it('counts the investment for the total assets example (seoul villa + building)', () => {
     expect(invested(39, 2)).toBe(100);
+    expect(invested(5, 0)).toBe(20);
+  });
+
+  it('shows the fund squares by their short names', () => {
+    expect(BOARD[20].name).toBe('기금 받는 곳');
+    expect(BOARD[38].name).toBe('기금 내는 곳');
   });
 });
 

@@ -7,6 +7,7 @@ import { openingDraw, roundEnd, taxFlights } from '../src/games/dalmuti/moments'
 import { arcSeats } from '../src/games/dalmuti/ring';
 import { PRESENCE_LABELS, presenceOf } from '../src/ui/Presence';
 import { confirmedCount, handCheckStatus, type DalmutiView } from '../src/games/dalmuti/view';
+import { CARD_NAMES, titlesInOrder } from '../src/games/dalmuti/words';
 
 const card = (n: number, copy: number): DCard => ({ id: `${String(n).padStart(2, '0')}-${String(copy).padStart(2, '0')}`, n });
 const hand: DCard[] = [card(12, 1), card(12, 2), card(4, 1), card(4, 2), card(1, 1), card(13, 1), card(9, 1)];
@@ -140,5 +141,14 @@ describe('moments', () => {
       blockedReason(g(12), 1, { count: 1, rank: 9 }),
     ];
     for (const line of lines) expect(String(line)).not.toMatch(UNRESOLVED);
+  });
+});
+
+describe('the card table words come from the engine', () => {
+  it('titles for each player count, first to last', () => {
+    expect(Object.values(titlesInOrder(['a', 'b', 'c', 'd']))).toEqual(['대왕', '소왕', '소농노', '대농노']);
+    expect(Object.values(titlesInOrder(['a', 'b', 'c', 'd', 'e', 'f']))).toEqual(['대왕', '소왕', '평민', '평민', '소농노', '대농노']);
+    expect(CARD_NAMES[1]).toBe('왕');
+    expect(CARD_NAMES[13]).toBe('광대');
   });
 });

@@ -120,3 +120,10 @@ def presentation_pause(game: Any, events: Sequence[Event]) -> float:
     """
     hook = getattr(game, "presentation_pause", None)
     return 0.0 if hook is None else max(0.0, float(hook(events)))
+
+
+def display_tables(game: Any) -> dict[str, Any]:
+    """The game's fixed tables a client shows (``game.display_tables()``: a board, prices,
+    names), so that no client copies them; ``{}`` for a game without any. JSON-ready."""
+    hook = getattr(game, "display_tables", None)
+    return {} if hook is None else dict(hook())

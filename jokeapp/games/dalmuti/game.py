@@ -24,6 +24,7 @@ from jokeapp.games.dalmuti.state import (
     RevolutionCheck,
     TaxReturn,
 )
+from jokeapp.games.dalmuti.tables import display_tables
 from jokeapp.games.dalmuti.tax import check_return_count, owed_by, return_tax
 from jokeapp.games.dalmuti.tricks import check_pass, check_play, pass_turn, play
 from jokeapp.games.dalmuti.wire import DalmutiAction, DalmutiEvent, DalmutiView
@@ -163,6 +164,10 @@ class DalmutiGame:
     def presentation_pause(self, events: Sequence[Event]) -> float:
         """Optional contract hook (jokeapp.core.contract.presentation_pause)."""
         return presentation_pause(events)
+
+    def display_tables(self) -> dict[str, Any]:
+        """Optional contract hook (jokeapp.core.contract.display_tables)."""
+        return display_tables(MIN_PLAYERS, MAX_PLAYERS)
 
 
 GAME: Game[DalmutiState] = DalmutiGame()  # mypy checks the class against the contract here

@@ -23,6 +23,7 @@ from jokeapp.games.marble.ranking import game_result
 from jokeapp.games.marble.serial import from_json, to_json
 from jokeapp.games.marble.space import space_travel
 from jokeapp.games.marble.state import FINISHED, MarbleState, Player
+from jokeapp.games.marble.tables import display_tables
 from jokeapp.games.marble.timeouts import on_timeout, pending
 from jokeapp.games.marble.trade import propose_trade, respond_trade
 from jokeapp.games.marble.view import view
@@ -124,3 +125,6 @@ class MarbleGame:
 
     def presentation_pause(self, events: Sequence[Event]) -> float:
         return presentation_pause(events)
+
+    def display_tables(self) -> dict[str, Any]:
+        return display_tables()

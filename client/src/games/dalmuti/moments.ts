@@ -1,7 +1,7 @@
 // The moments the table stops to show (the round's end, the opening draw) and the events that
 // start the table's animations, read from event batches (the session keeps the latest ones).
 import type { GameEvent } from '../../net/api';
-import { titlesFor } from './replay';
+import { titlesInOrder } from './words';
 
 export interface RoundEndRow {
   player: string;
@@ -22,7 +22,7 @@ export interface RoundEnd {
 export function roundEnd(e: GameEvent, totals: Record<string, number>, rounds: number): RoundEnd {
   const order = (e.order as string[]) ?? [];
   const points = (e.points ?? {}) as Record<string, number>;
-  const titles = titlesFor(order);
+  const titles = titlesInOrder(order);
   return {
     round: Number(e.round),
     last: Number(e.round) >= rounds,
@@ -43,7 +43,7 @@ export interface DrawRow {
 export function openingDraw(e: GameEvent): DrawRow[] {
   const order = (e.order as string[]) ?? [];
   const draws = (e.draws ?? {}) as Record<string, number[]>;
-  const titles = titlesFor(order);
+  const titles = titlesInOrder(order);
   return order.map((player) => ({ player, draws: draws[player] ?? [], title: titles[player] }));
 }
 

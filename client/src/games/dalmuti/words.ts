@@ -1,10 +1,17 @@
-// Display words of the card game: neutral names for the cards and titles (the engine's
-// data.py: card 1 is 왕, the top titles 대왕/소왕), icons so a title is never colour alone.
+// Display words of the card game: the engine's card names and titles (its data.py, through
+// src/gen/tables.gen.ts: card 1 is 왕, the top titles 대왕/소왕), icons so a title is never
+// colour alone.
+import { TABLES } from '../../gen/tables.gen';
 
-export const CARD_NAMES: Record<number, string> = {
-  1: '왕', 2: '대주교', 3: '시종장', 4: '남작부인', 5: '수녀원장', 6: '기사', 7: '재봉사',
-  8: '석공', 9: '요리사', 10: '양치기', 11: '광부', 12: '농노', 13: '광대',
-};
+export const CARD_NAMES: Readonly<Record<string, string>> = TABLES.dalmuti.cardNames;
+
+const TITLES: Readonly<Record<string, readonly string[]>> = TABLES.dalmuti.titles;
+
+/** Each player's title when they sit in `order` (first = 대왕), from the engine's table. */
+export function titlesInOrder(order: readonly string[]): Record<string, string> {
+  const titles = TITLES[String(order.length)] ?? [];
+  return Object.fromEntries(order.map((p, place) => [p, titles[place] ?? '']));
+}
 
 export const TITLE_ICONS: Record<string, string> = {
   대왕: '👑', 소왕: '🎩', 평민: '🧢', 소농노: '🧺', 대농노: '🪣',

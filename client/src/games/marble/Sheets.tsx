@@ -42,13 +42,13 @@ export function TileInfoSheet({ view, pos, names, onClose }: { view: MarbleView;
                 </tr>
               </thead>
               <tbody>
-                {cityTolls(tile.price!).slice(0, landmark ? 5 : 4).map((toll, level) => (
+                {cityTolls(pos).slice(0, landmark ? 5 : 4).map((toll, level) => (
                   <tr key={level} class={deed?.level === level ? 'here' : ''}>
                     <td>
                       {deed?.level === level ? '▶ ' : ''}
                       {LEVEL_NAMES[level]} {LEVEL_ICONS[level]}
                     </td>
-                    <td>{level === 0 ? tile.price : buildCosts(tile.price!)[level - 1]}</td>
+                    <td>{level === 0 ? tile.price : buildCosts(pos)[level - 1]}</td>
                     <td>{toll}</td>
                   </tr>
                 ))}

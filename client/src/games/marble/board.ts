@@ -1,6 +1,11 @@
-// The board of marble.md 3.1–3.4 and its layout on an 11 × 11 grid around the edge.
+// The board of marble.md 3.1–3.4, read from the engine's own tables (src/gen/tables.gen.ts,
+// written by `npm run gen` from `joke tables`), and its layout on an 11 × 11 grid around the edge.
 
-export type TileKind = 'start' | 'city' | 'tour' | 'card' | 'island' | 'fundReceive' | 'space' | 'fundPay';
+import { TABLES } from '../../gen/tables.gen';
+
+const T = TABLES.marble;
+
+export type TileKind = (typeof T.board)[number]['kind'];
 
 export interface Tile {
   pos: number;
@@ -10,75 +15,47 @@ export interface Tile {
   price?: number;
 }
 
-export const BOARD_SIZE = 40;
-export const SPACE_POS = 30;
-export const ISLAND_POS = 10;
-export const SPACEPORT_POS = 25;
-export const SPACE_FEE = 20;
-
-const CITIES: Record<number, [string, string, number]> = {
-  1: ['타이베이', 'A', 6], 3: ['마닐라', 'A', 6], 4: ['하노이', 'A', 8],
-  6: ['방콕', 'B', 10], 8: ['싱가포르', 'B', 10], 9: ['카이로', 'B', 12],
-  11: ['이스탄불', 'C', 14], 13: ['아테네', 'C', 14], 14: ['로마', 'C', 16],
-  16: ['코펜하겐', 'D', 18], 18: ['스톡홀름', 'D', 18], 19: ['베를린', 'D', 20],
-  21: ['부에노스아이레스', 'E', 22], 23: ['상파울루', 'E', 22], 24: ['시드니', 'E', 24],
-  26: ['리스본', 'F', 26], 27: ['마드리드', 'F', 26], 29: ['파리', 'F', 28],
-  31: ['런던', 'G', 30], 32: ['밴쿠버', 'G', 30], 34: ['샌프란시스코', 'G', 32],
-  36: ['뉴욕', 'H', 35], 37: ['도쿄', 'H', 35], 39: ['서울', 'H', 40],
-};
-const TOURS: Record<number, [string, number, number]> = {
-  5: ['제주도', 20, 10], 15: ['경주', 20, 10], 25: ['우주센터', 30, 15], 35: ['부산', 25, 12],
-};
-const SPECIAL: Record<number, [string, TileKind]> = {
-  0: ['출발', 'start'], 10: ['무인도', 'island'], 20: ['기금 받는 곳', 'fundReceive'],
-  30: ['우주여행', 'space'], 38: ['기금 내는 곳', 'fundPay'],
+// The names players read on a phone: the engine's full names, the fund squares shortened.
+const SHORT_NAMES: Record<string, string> = {
+  '사회복지기금 받는 곳': '기금 받는 곳',
+  '사회복지기금 내는 곳': '기금 내는 곳',
 };
 
-function tileAt(pos: number): Tile {
-  const city = CITIES[pos];
-  if (city) return { pos, name: city[0], kind: 'city', group: city[1], price: city[2] };
-  const tour = TOURS[pos];
-  if (tour) return { pos, name: tour[0], kind: 'tour', price: tour[1] };
-  const special = SPECIAL[pos];
-  if (special) return { pos, name: special[0], kind: special[1] };
-  return { pos, name: '행운카드', kind: 'card' };
-}
+export const BOARD: readonly Tile[] = T.board.map((tile) => ({ ...tile, name: SHORT_NAMES[tile.name] ?? tile.name }));
+export const BOARD_SIZE = BOARD.length;
+export const SPACE_POS = T.positions.space;
+export const ISLAND_POS = T.positions.island;
+export const SPACEPORT_POS = T.positions.spaceport;
+export const SPACE_FEE = T.spaceFee;
+export const FUND_PAYMENT = T.fundPayment;
 
-export const BOARD: readonly Tile[] = Array.from({ length: BOARD_SIZE }, (_, pos) => tileAt(pos));
-
-export const LEVEL_NAMES = ['땅', '별장', '빌딩', '호텔', '랜드마크'] as const;
+export const LEVEL_NAMES: readonly string[] = T.levelNames;
 export const LEVEL_ICONS = ['', '🏠', '🏢', '🏨', '🗼'] as const;
 
-// Factors of 3.2 as fractions [numerator, denominator], rounded half up like the engine.
-const BUILD_FACTORS: [number, number][] = [[1, 2], [1, 1], [3, 2], [2, 1]];
-const TOLL_FACTORS: [number, number][] = [[1, 5], [3, 5], [3, 2], [5, 2], [4, 1]];
+type ByPos = Readonly<Record<string, readonly number[]>>;
+const row = (table: ByPos, pos: number): readonly number[] => table[String(pos)] ?? [];
 
-function halfUp(price: number, [num, den]: [number, number]): number {
-  return Math.floor((2 * price * num + den) / (2 * den));
+/** Building cost of each level 1..4 of the city on `pos` (index 0 = villa). */
+export function buildCosts(pos: number): readonly number[] {
+  return row(T.buildCosts, pos);
 }
 
-/** Building cost of each level 1..4 (index 0 = villa). */
-export function buildCosts(price: number): number[] {
-  return BUILD_FACTORS.map((f) => halfUp(price, f));
+/** Toll of the city on `pos` at each level 0..4 (land only, villa, building, hotel, landmark). */
+export function cityTolls(pos: number): readonly number[] {
+  return row(T.cityTolls, pos);
 }
 
-/** Toll of a city at each level 0..4 (land only, villa, building, hotel, landmark). */
-export function cityTolls(price: number): number[] {
-  return TOLL_FACTORS.map((f, level) => Math.max(level === 0 ? 1 : 0, halfUp(price, f)));
-}
-
-/** The toll a visitor pays on `pos` at `level`; tours double when their owner holds 2 or more. */
+/** The toll a visitor pays on `pos` at `level`; a tour's depends on how many its owner holds. */
 export function tollAt(pos: number, level: number, ownerTourCount = 1): number {
-  const tour = TOURS[pos];
-  if (tour) return tour[2] * (ownerTourCount >= 2 ? 2 : 1);
-  const tile = BOARD[pos];
-  return tile.price === undefined ? 0 : cityTolls(tile.price)[level];
+  const tour = row(T.tourTolls, pos);
+  if (tour.length) return tour[Math.min(Math.max(ownerTourCount, 1), tour.length) - 1];
+  return cityTolls(pos)[level] ?? 0;
 }
 
 /** Land price plus every building cost paid up to `level` (the spec's "investment"). */
 export function invested(pos: number, level: number): number {
-  const price = BOARD[pos].price ?? 0;
-  return price + buildCosts(price).slice(0, level).reduce((a, b) => a + b, 0);
+  const paid = row(T.invested, pos);
+  return paid[Math.min(level, paid.length - 1)] ?? 0;
 }
 
 export function isLand(pos: number): boolean {

@@ -1,6 +1,6 @@
 // The marble view the server sends (jokeapp/games/marble/view.py: the spec's State shape
 // without deck and rng, plus deckCount, currentPlayer, viewer, choices, saleCandidates …).
-import { BOARD, SPACE_FEE, SPACEPORT_POS, isLand, isTour, passesStart, tollAt } from './board';
+import { BOARD, FUND_PAYMENT, SPACE_FEE, SPACEPORT_POS, isLand, isTour, passesStart, tollAt } from './board';
 
 export interface MarblePlayer {
   pos: number;
@@ -101,7 +101,7 @@ export function spacePreview(view: MarbleView, player: string, dest: number): st
     else lines.push(`${tile.name}: 통행료 ${currentToll(view, dest)}만을 내요`);
   } else if (tile.kind === 'card') lines.push('행운카드를 뽑아요');
   else if (tile.kind === 'fundReceive') lines.push(`기금 ${view.fund}만을 받아요`);
-  else if (tile.kind === 'fundPay') lines.push('기금에 15만을 내요');
+  else if (tile.kind === 'fundPay') lines.push(`기금에 ${FUND_PAYMENT}만을 내요`);
   else if (tile.kind === 'island') lines.push('무인도에 갇혀요');
   return lines;
 }
