@@ -2,8 +2,10 @@
 // A third game is its own folder plus one line here; titles and player counts come from the
 // catalogue, never from the client.
 import type { FunctionComponent } from 'preact';
+import type { ReplayFrame } from '../net/protocol.gen';
 import type { SessionState } from '../net/session';
 import { navigate } from '../router';
+import { ReplayHands } from './dalmuti/ReplayHands';
 import { DalmutiRules } from './dalmuti/Rules';
 import { DalmutiTable } from './dalmuti/DalmutiTable';
 import { MarbleRules } from './marble/Rules';
@@ -18,29 +20,60 @@ export interface TableProps<V> {
   act: Act;
 }
 
+/** What a replay shows beside the table: the frame's view and, for `viewer=all`, each seat's
+ * own view (the keys that differ from the spectator's, e.g. the card game's hands). */
+export interface ReplayExtraProps<V> {
+  view: V;
+  seatViews: Record<string, Partial<V>>;
+  names: (id: string) => string;
+}
+
+type Names = (id: string) => string;
+
 export interface GameEntry {
   /** the table of a session whose view is this game's */
   Table: FunctionComponent<{ state: SessionState; act: Act }>;
   Rules: FunctionComponent;
   /** one line on the home screen, before the catalogue's player counts */
   blurb: string;
+  /** whose eyes a finished match is replayed through (`all`: the card game shows every hand) */
+  replayViewer: 'spectator' | 'all';
+  ReplayExtra?: FunctionComponent<{ frame: ReplayFrame; names: Names }>;
 }
 
-function entry<V>(Table: FunctionComponent<TableProps<V>>, rest: Omit<GameEntry, 'Table'>): GameEntry {
-  // The one place where the wire's untyped view becomes the game's generated type: in a room of
-  // this game the server sends this game's view (jokeapp/games/<id>/wire.py).
-  const Typed = ({ state, act }: { state: SessionState; act: Act }) => <Table state={state} view={state.view as V} act={act} />;
-  return { ...rest, Table: Typed };
+interface GameParts<V> {
+  Table: FunctionComponent<TableProps<V>>;
+  Rules: FunctionComponent;
+  blurb: string;
+  replayViewer: 'spectator' | 'all';
+  ReplayExtra?: FunctionComponent<ReplayExtraProps<V>>;
+}
+
+function entry<V>({ Table, ReplayExtra, ...rest }: GameParts<V>): GameEntry {
+  // The one place where the wire's untyped views become the game's generated type: in a room
+  // of this game the server sends this game's view (jokeapp/games/<id>/wire.py).
+  const TypedTable = ({ state, act }: { state: SessionState; act: Act }) => (
+    <Table state={state} view={state.view as V} act={act} />
+  );
+  const TypedExtra = ReplayExtra && (({ frame, names }: { frame: ReplayFrame; names: Names }) => (
+    <ReplayExtra view={frame.view as V} seatViews={(frame.seatViews ?? {}) as Record<string, Partial<V>>} names={names} />
+  ));
+  return { ...rest, Table: TypedTable, ReplayExtra: TypedExtra };
 }
 
 const GAMES: Record<string, GameEntry> = {
-  marble: entry(MarbleTable, {
+  marble: entry({
+    Table: MarbleTable,
     Rules: MarbleRules,
     blurb: '주사위를 굴려 세계 도시를 사고, 통행료를 받아요.',
+    replayViewer: 'spectator',
   }),
-  dalmuti: entry(DalmutiTable, {
+  dalmuti: entry({
+    Table: DalmutiTable,
     Rules: DalmutiRules,
     blurb: '낮은 숫자가 강해요! 손패를 먼저 털면 신분이 올라가요.',
+    replayViewer: 'all', // a finished game hides nothing: its seed and log are public
+    ReplayExtra: ReplayHands,
   }),
 };
 

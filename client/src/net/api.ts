@@ -5,6 +5,7 @@ import type {
   GameInfo,
   GamesResponse,
   JoinResponse,
+  ReplayResponse,
   RoomInfo,
   RoomListResponse,
 } from './protocol.gen';
@@ -66,7 +67,25 @@ export const api = {
     call<RoomInfo>('POST', `/api/rooms/${ref}/afk`, { playerId, choice }, token),
   record: (ref: string, match?: number) =>
     call<string>('GET', `/api/rooms/${ref}/record${match ? `?match=${match}` : ''}`, undefined, undefined, true).then(parseRecord),
+  /** A finished match frame by frame as `viewer` saw it (a seat id, `spectator` or `all`). */
+  replay: (ref: string, match: number | undefined, viewer: string) =>
+    call<string>('GET', replayPath(ref, match, viewer), undefined, undefined, true).then(parseReplay),
 };
+
+export function replayPath(ref: string, match: number | undefined, viewer: string): string {
+  const query = new URLSearchParams({ viewer });
+  if (match) query.set('match', String(match));
+  return `/api/rooms/${encodeURIComponent(ref)}/replay?${query}`;
+}
+
+export type Replay = ReplayResponse & { seedText: string };
+
+/** The served replay, its 64-bit seed kept as text (see parseRecord). */
+export function parseReplay(text: string): Replay {
+  const replay = JSON.parse(text) as Replay;
+  replay.seedText = /"seed"\s*:\s*(\d+)/.exec(text)?.[1] ?? String(replay.seed);
+  return replay;
+}
 
 /** Seeds are 64-bit: JSON numbers above 2^53 lose digits, so the seed is kept as its text too. */
 export function parseRecord(text: string): GameRecord {
@@ -89,7 +108,6 @@ export interface GameRecord {
   match?: number;
   seedHash?: string;
   nicknames?: Record<string, string>;
-  views?: unknown[];
 }
 
 export type GameEvent = { type: string } & Record<string, unknown>;

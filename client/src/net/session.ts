@@ -41,6 +41,8 @@ export interface SessionState {
   /** The match's setup events (the card game's opening draw and deal), sent in the snapshot
    * until the first action so a player who arrives late still sees them. */
   setupEvents?: GameEvent[];
+  /** A finished match shown again (screens/Replay.tsx): nobody acts, the server's frames. */
+  replaying?: boolean;
 }
 
 export interface SocketLike {

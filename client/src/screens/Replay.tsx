@@ -1,8 +1,6 @@
-import { useEffect, useMemo, useState } from 'preact/hooks';
-import { dalmutiFrames } from '../games/dalmuti/replay';
+import { useEffect, useState } from 'preact/hooks';
 import { gameEntry, UnknownGame } from '../games/registry';
-import { marbleFrames } from '../games/marble/replay';
-import { api, ApiError, type GameRecord } from '../net/api';
+import { api, ApiError, type Replay as ServedReplay } from '../net/api';
 import type { RoomInfo } from '../net/protocol.gen';
 import { initialState, type SessionState } from '../net/session';
 import { navigate } from '../router';
@@ -10,37 +8,46 @@ import { RankingTable, withNames } from './Result';
 
 const SPEEDS = [1, 2, 4];
 
-function roomFrom(record: GameRecord, roomId: string, title: string): RoomInfo {
-  const names = record.nicknames ?? {};
+function roomFrom(replay: ServedReplay, room: RoomInfo): RoomInfo {
   return {
-    roomId, code: '', game: record.game, title, options: record.options,
-    status: 'finished', match: record.match ?? 1, hostId: null, spectators: 0, minPlayers: 0, maxPlayers: 0,
-    seedHash: record.seedHash ?? null,
-    seats: record.players.map((p) => ({ playerId: p, nickname: names[p] ?? p, bot: false, connected: true, host: false })),
+    ...room, code: '', options: replay.options, status: 'finished', match: replay.match, hostId: null,
+    spectators: 0, seedHash: replay.seedHash, afkOffers: [],
+    seats: replay.players.map((p) => ({
+      playerId: p, nickname: replay.nicknames[p] ?? p, connected: true, host: false, away: false,
+      bot: room.seats.find((s) => s.playerId === p)?.bot ?? false,
+    })),
   };
 }
 
-/** A finished game stepped through on its own table: back, forward, play, and a slider. */
+/** What the table shows at `index`: the served frame, as a session a spectator would hold. */
+export function replayState(replay: ServedReplay, room: RoomInfo, index: number): SessionState {
+  const frame = replay.frames[index];
+  return {
+    ...initialState(), link: 'open', room: roomFrom(replay, room), view: frame.view, seq: index,
+    you: { playerId: null, role: 'spectator', nickname: '', host: false },
+    events: frame.events as SessionState['events'], eventSerial: index, actor: frame.actor, replaying: true,
+  };
+}
+
+/** A finished game stepped through on its own table: back, forward, play, and a slider. The
+ * server sends every frame's view (GET /api/rooms/{ref}/replay); nothing is re-computed here. */
 export function Replay({ roomId, match }: { roomId: string; match?: number }) {
-  const [record, setRecord] = useState<GameRecord | null>(null);
+  const [room, setRoom] = useState<RoomInfo | null>(null);
+  const [replay, setReplay] = useState<ServedReplay | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [index, setIndex] = useState(0);
   const [playing, setPlaying] = useState(false);
   const [speed, setSpeed] = useState(1);
-  const [title, setTitle] = useState('');
+  const game = gameEntry(room?.game);
 
   useEffect(() => {
-    api.record(roomId, match).then(setRecord).catch((e: ApiError) => setError(e.message));
-  }, [roomId, match]);
+    api.room(roomId).then(setRoom).catch((e: ApiError) => setError(e.message));
+  }, [roomId]);
   useEffect(() => {
-    if (record) api.games().then((games) => setTitle(games.find((g) => g.id === record.game)?.title ?? '')).catch(() => undefined);
-  }, [record?.game]);
-
-  const frames = useMemo(() => {
-    if (!record) return [];
-    return (record.game === 'dalmuti' ? dalmutiFrames(record) : marbleFrames(record)) as unknown as Record<string, unknown>[];
-  }, [record]);
-  const last = Math.max(0, frames.length - 1);
+    if (!game) return;
+    api.replay(roomId, match, game.replayViewer).then(setReplay).catch((e: ApiError) => setError(e.message));
+  }, [roomId, match, game]);
+  const last = Math.max(0, (replay?.frames.length ?? 1) - 1);
 
   useEffect(() => {
     if (!playing) return undefined;
@@ -60,23 +67,19 @@ export function Replay({ roomId, match }: { roomId: string; match?: number }) {
       </main>
     );
   }
-  if (!record || !frames.length) return <main class="page center">기록을 불러오는 중…</main>;
+  if (room && !game) return <UnknownGame />;
+  if (!room || !game || !replay) return <main class="page center">기록을 불러오는 중…</main>;
 
-  const game = gameEntry(record.game);
-  if (!game) return <UnknownGame />;
-  const room = roomFrom(record, roomId, title);
-  const step = index > 0 ? record.steps[index - 1] : null;
-  const state: SessionState = {
-    ...initialState(), link: 'open', room, view: frames[index], seq: index,
-    you: { playerId: null, role: 'spectator', nickname: '', host: false },
-    events: step ? step.events : [], eventSerial: index, actor: step?.actor ?? null,
-  };
-  const names = (id: string) => room.seats.find((s) => s.playerId === id)?.nickname ?? id;
-  const result = record.result as { ranking: never[]; summary?: string } | null;
+  const state = replayState(replay, room, index);
+  const frame = replay.frames[index];
+  const names = (id: string) => replay.nicknames[id] ?? id;
+  const result = replay.result as { ranking: never[]; summary?: string } | null;
+  const Extra = game.ReplayExtra;
 
   return (
     <div class="replay" data-testid="replay">
       <game.Table state={state} act={() => undefined} />
+      {Extra && <Extra frame={frame} names={names} />}
       {index === last && result && (
         <section class="card" data-testid="replay-result">
           <h2>🏆 결과</h2>
@@ -96,11 +99,11 @@ export function Replay({ roomId, match }: { roomId: string; match?: number }) {
         <input type="range" min={0} max={last} value={index} aria-label="진행" onInput={(e) => { setPlaying(false); setIndex(Number((e.target as HTMLInputElement).value)); }} />
         <p class="muted center" data-testid="replay-step">
           {index} / {last}
-          {step ? ` · ${names(step.actor)}${step.auto ? ' (시간 초과 자동)' : ''}` : ' · 시작'}
+          {frame.actor ? ` · ${names(frame.actor)}${frame.auto ? ' (시간 초과 자동)' : ''}` : ' · 시작'}
         </p>
         <p class="muted center" data-testid="replay-seed">
-          🔑 이 판을 섞은 번호 {record.seedText ?? record.seed}
-          {record.seedHash ? ` · 시작 전에 알려 준 확인값 ${record.seedHash.slice(0, 12)}…` : ''}
+          🔑 이 판을 섞은 번호 {replay.seedText}
+          {replay.seedHash ? ` · 시작 전에 알려 준 확인값 ${replay.seedHash.slice(0, 12)}…` : ''}
         </p>
       </section>
     </div>

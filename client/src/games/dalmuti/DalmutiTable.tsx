@@ -23,7 +23,7 @@ import { CARD_NAMES, PHASE_HINTS, TITLE_ICONS, cardLabel } from './words';
 type Act = (action: Record<string, unknown>) => void;
 type Names = (id: string) => string;
 
-function Card({ n, small, highlight }: { n: number; small?: boolean; highlight?: boolean }) {
+export function Card({ n, small, highlight }: { n: number; small?: boolean; highlight?: boolean }) {
   return (
     <span class={`dcard n${n}${small ? ' small' : ''}${highlight ? ' received' : ''}`}>
       <b>{n === JESTER ? '🤡' : n}</b>
@@ -391,7 +391,7 @@ export function DalmutiTable({ state, view, act }: TableProps<DalmutiView>) {
         <Trick view={view} names={names} />
       </Seats>
       {m.banner && <RevolutionBanner kind={m.banner.kind} who={m.banner.who === '내가' ? '내' : names(m.banner.who)} />}
-      {view.hand === null && <p class="hint center" data-testid="spectating">👀 관전 중이에요. 손패는 보이지 않아요.</p>}
+      {view.hand === null && !state.replaying && <p class="hint center" data-testid="spectating">👀 관전 중이에요. 손패는 보이지 않아요.</p>}
       {view.phase.kind === 'taxReturn' && view.hand && <TaxPicker view={view} hand={hand} names={names} picked={picked} setPicked={setPicked} />}
       {view.hand && view.phase.kind !== 'taxReturn' && <HandView view={view} hand={hand} hs={hs} />}
       <ol class="feed" data-testid="feed">
