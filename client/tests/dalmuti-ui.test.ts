@@ -66,7 +66,12 @@ describe('what a selection will play', () => {
 });
 
 const baseView = (over: Partial<DalmutiView>): DalmutiView => ({
-  viewer: 'p1', options: { rounds: 3 }, players: ['p1', 'p2', 'p3', 'p4'], order: ['p2', 'p1', 'p3', 'p4'],
+  viewer: 'p1', game: 'dalmuti', discardCount: 0, result: null,
+  options: {
+    rounds: 3, scoring: 'rank-points', firstRanking: 'draw', revolution: true, jesterTaxable: false,
+    passLocksOut: false, removeHighCards: false, turnSeconds: 30,
+  },
+  players: ['p1', 'p2', 'p3', 'p4'], order: ['p2', 'p1', 'p3', 'p4'],
   titles: {}, round: 1, phase: { kind: 'revolutionCheck', confirmed: { p1: false, p2: false, p3: true, p4: false } },
   revolution: 'none', revolutionBy: null, handCounts: {}, hand: [], trick: { leader: 'p2', top: null, passesSinceTop: [], lockedOut: [], pile: [] },
   current: null, finishOrder: [], roundResults: [], totals: {}, tax: [], ...over,

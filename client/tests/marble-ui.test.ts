@@ -13,10 +13,14 @@ const UNRESOLVED = /\((을|를|이|가|은|는|와|과|으)\)|을\(를\)|이\(�
 function view(patch: Partial<MarbleView> = {}): MarbleView {
   const player = { pos: 0, cash: 100, alive: true, bankruptAtRound: null, islandLeft: 0, spacePending: false, heldCards: [] };
   return {
-    options: {}, order: ['p1', 'p2'], current: 0, currentPlayer: 'p1', round: 3, phase: 'turnStart',
+    options: {
+      startMoney: 300, salary: 20, maxRounds: 20, buildOnPurchase: false, islandTurns: 3, islandFee: 10,
+      takeover: false, landmark: false, monopolyWin: true, trade: false, turnSeconds: 30,
+    },
+    order: ['p1', 'p2'], current: 0, currentPlayer: 'p1', round: 3, phase: 'turnStart',
     players: { p1: { ...player }, p2: { ...player } }, owners: {}, fund: 0, deckCount: 20, doublesThisTurn: 0,
     decision: null, debt: null, pendingTrade: null, tradesThisTurn: 0, extraRoll: false, lastRoll: null,
-    viewer: 'p1', result: null, ...patch,
+    viewer: 'p1', result: null, cardsThisTurn: 0, turnSeq: 0, deadlineAt: null, eliminated: [], ...patch,
   };
 }
 

@@ -2,14 +2,17 @@
 // A third game is its own folder plus one line here; titles and player counts come from the
 // catalogue, never from the client.
 import type { FunctionComponent } from 'preact';
+import type { RankRow } from '../net/api';
 import type { ReplayFrame } from '../net/protocol.gen';
 import type { SessionState } from '../net/session';
 import { navigate } from '../router';
 import { ReplayHands } from './dalmuti/ReplayHands';
 import { DalmutiRules } from './dalmuti/Rules';
 import { DalmutiTable } from './dalmuti/DalmutiTable';
+import { DALMUTI_RANKING } from './dalmuti/words';
 import { MarbleRules } from './marble/Rules';
 import { MarbleTable } from './marble/MarbleTable';
+import { MARBLE_RANKING } from './marble/words';
 
 export type Act = (action: Record<string, unknown>) => void;
 
@@ -30,6 +33,14 @@ export interface ReplayExtraProps<V> {
 
 type Names = (id: string) => string;
 
+
+/** The two columns a game's ranking shows after place and name, and a note after the name. */
+export interface RankingColumns<R> {
+  heads: readonly [string, string];
+  cells: (row: R) => readonly [string, string];
+  note?: (row: R) => string | null;
+}
+
 export interface GameEntry {
   /** the table of a session whose view is this game's */
   Table: FunctionComponent<{ state: SessionState; act: Act }>;
@@ -39,17 +50,19 @@ export interface GameEntry {
   /** whose eyes a finished match is replayed through (`all`: the card game shows every hand) */
   replayViewer: 'spectator' | 'all';
   ReplayExtra?: FunctionComponent<{ frame: ReplayFrame; names: Names }>;
+  ranking: RankingColumns<RankRow>;
 }
 
-interface GameParts<V> {
+interface GameParts<V, R extends RankRow> {
   Table: FunctionComponent<TableProps<V>>;
+  ranking: RankingColumns<R>;
   Rules: FunctionComponent;
   blurb: string;
   replayViewer: 'spectator' | 'all';
   ReplayExtra?: FunctionComponent<ReplayExtraProps<V>>;
 }
 
-function entry<V>({ Table, ReplayExtra, ...rest }: GameParts<V>): GameEntry {
+function entry<V, R extends RankRow>({ Table, ReplayExtra, ranking, ...rest }: GameParts<V, R>): GameEntry {
   // The one place where the wire's untyped views become the game's generated type: in a room
   // of this game the server sends this game's view (jokeapp/games/<id>/wire.py).
   const TypedTable = ({ state, act }: { state: SessionState; act: Act }) => (
@@ -58,7 +71,13 @@ function entry<V>({ Table, ReplayExtra, ...rest }: GameParts<V>): GameEntry {
   const TypedExtra = ReplayExtra && (({ frame, names }: { frame: ReplayFrame; names: Names }) => (
     <ReplayExtra view={frame.view as V} seatViews={(frame.seatViews ?? {}) as Record<string, Partial<V>>} names={names} />
   ));
-  return { ...rest, Table: TypedTable, ReplayExtra: TypedExtra };
+  // ...and where a ranking row becomes the game's own (its result came from this game's engine)
+  const typedRanking: RankingColumns<RankRow> = {
+    heads: ranking.heads,
+    cells: (row) => ranking.cells(row as R),
+    note: ranking.note && ((row) => ranking.note!(row as R)),
+  };
+  return { ...rest, Table: TypedTable, ReplayExtra: TypedExtra, ranking: typedRanking };
 }
 
 const GAMES: Record<string, GameEntry> = {
@@ -67,6 +86,7 @@ const GAMES: Record<string, GameEntry> = {
     Rules: MarbleRules,
     blurb: '주사위를 굴려 세계 도시를 사고, 통행료를 받아요.',
     replayViewer: 'spectator',
+    ranking: MARBLE_RANKING,
   }),
   dalmuti: entry({
     Table: DalmutiTable,
@@ -74,6 +94,7 @@ const GAMES: Record<string, GameEntry> = {
     blurb: '낮은 숫자가 강해요! 손패를 먼저 털면 신분이 올라가요.',
     replayViewer: 'all', // a finished game hides nothing: its seed and log are public
     ReplayExtra: ReplayHands,
+    ranking: DALMUTI_RANKING,
   }),
 };
 

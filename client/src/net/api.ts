@@ -94,6 +94,19 @@ export function parseRecord(text: string): GameRecord {
   return record;
 }
 
+/** A row of any game's ranking (its engine's GameResult.ranking; each game's own row type is
+ * generated: MarbleRankingEntry, DalmutiRankingEntry). */
+export interface RankRow {
+  rank: number;
+  player: string;
+}
+
+/** What every game's result has (the spec's GameResult: MarbleResult, DalmutiResult). */
+export interface GameResult {
+  ranking: RankRow[];
+  summary: string;
+}
+
 /** The downloadable game record (DESIGN.md "Game records"). */
 export interface GameRecord {
   game: string;
@@ -103,7 +116,7 @@ export interface GameRecord {
   seedText?: string;
   setupEvents: GameEvent[];
   steps: { actor: string; action: Record<string, unknown>; auto: boolean; events: GameEvent[] }[];
-  result: Record<string, unknown>;
+  result: GameResult | null;
   roomId?: string;
   match?: number;
   seedHash?: string;

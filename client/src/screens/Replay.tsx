@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { gameEntry, UnknownGame } from '../games/registry';
-import { api, ApiError, type Replay as ServedReplay } from '../net/api';
+import { api, ApiError, type GameResult, type Replay as ServedReplay } from '../net/api';
 import type { RoomInfo } from '../net/protocol.gen';
 import { initialState, type SessionState } from '../net/session';
 import { navigate } from '../router';
@@ -73,7 +73,7 @@ export function Replay({ roomId, match }: { roomId: string; match?: number }) {
   const state = replayState(replay, room, index);
   const frame = replay.frames[index];
   const names = (id: string) => replay.nicknames[id] ?? id;
-  const result = replay.result as { ranking: never[]; summary?: string } | null;
+  const result = replay.result as GameResult | null;
   const Extra = game.ReplayExtra;
 
   return (
@@ -84,7 +84,7 @@ export function Replay({ roomId, match }: { roomId: string; match?: number }) {
         <section class="card" data-testid="replay-result">
           <h2>🏆 결과</h2>
           <p class="summary">{withNames(result.summary ?? '', names)}</p>
-          <RankingTable result={result} names={names} />
+          <RankingTable game={replay.game} result={result} names={names} />
         </section>
       )}
       <section class="replay-controls" aria-label="다시 보기 조작">

@@ -1,27 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError } from '../net/api';
+import { api, ApiError, type GameResult } from '../net/api';
+import { gameEntry } from '../games/registry';
 import type { RoomInfo } from '../net/protocol.gen';
 import type { SessionState } from '../net/session';
 import { navigate } from '../router';
-import { manwon, seatStyle } from '../text/ko';
+import { seatStyle } from '../text/ko';
 import { OptionList, type GameOptionInfo } from './Lobby';
 
-interface RankRow {
-  rank: number;
-  player: string;
-  totalAssets?: number;
-  cash?: number;
-  lands?: number;
-  total?: number;
-  roundRanks?: number[];
-  bankruptAtRound?: number | null;
-}
-
-interface GameResult {
-  ranking: RankRow[];
-  summary?: string;
-  reason?: string;
-}
 
 /** The result of the match: from the view, the gameOver event, or the record as a last resort. */
 export function useResult(room: RoomInfo, state: SessionState): GameResult | null {
@@ -30,7 +15,7 @@ export function useResult(room: RoomInfo, state: SessionState): GameResult | nul
   const [fetched, setFetched] = useState<GameResult | null>(null);
   useEffect(() => {
     if (fromView || fromEvent || room.status !== 'finished') return;
-    api.record(room.roomId).then((r) => setFetched(r.result as unknown as GameResult)).catch(() => undefined);
+    api.record(room.roomId).then((r) => setFetched(r.result)).catch(() => undefined);
   }, [room.status, room.match]);
   return fromView ?? fromEvent ?? fetched;
 }
@@ -40,16 +25,17 @@ export function withNames(text: string, names: (id: string) => string): string {
   return text.replace(/\bp[1-8]\b/g, (id) => names(id));
 }
 
-export function RankingTable({ result, names }: { result: GameResult; names: (id: string) => string }) {
-  const marble = result.ranking.some((r) => r.totalAssets !== undefined);
+/** The ranking with the columns the game's registry entry names (a game this client does not
+ * know: place and name only). */
+export function RankingTable({ game, result, names }: { game: string; result: GameResult; names: (id: string) => string }) {
+  const columns = gameEntry(game)?.ranking;
   return (
     <table class="ranking" data-testid="ranking">
       <thead>
         <tr>
           <th>순위</th>
           <th>이름</th>
-          {marble ? <th>총자산</th> : <th>점수</th>}
-          {marble ? <th>땅</th> : <th>라운드별</th>}
+          {columns?.heads.map((head) => <th key={head}>{head}</th>)}
         </tr>
       </thead>
       <tbody>
@@ -58,10 +44,9 @@ export function RankingTable({ result, names }: { result: GameResult; names: (id
             <td>{r.rank === 1 ? '🥇' : r.rank === 2 ? '🥈' : r.rank === 3 ? '🥉' : ''}{r.rank}위</td>
             <td>
               <span style={{ color: seatStyle(r.player).color }}>{seatStyle(r.player).mark}</span> {names(r.player)}
-              {r.bankruptAtRound ? <small> (파산)</small> : null}
+              {columns?.note?.(r) ? <small> ({columns.note(r)})</small> : null}
             </td>
-            {marble ? <td>{manwon(r.totalAssets ?? 0)}</td> : <td>{r.total}점</td>}
-            {marble ? <td>{r.lands}곳</td> : <td>{(r.roundRanks ?? []).map((x) => `${x}위`).join(' · ')}</td>}
+            {columns?.cells(r).map((cell, i) => <td key={i}>{cell}</td>)}
           </tr>
         ))}
       </tbody>
@@ -94,7 +79,7 @@ export function ResultPanel({ room, state, token, isHost, gameOptions }: {
         {result ? (
           <>
             <p class="summary" data-testid="summary">{withNames(result.summary ?? '', names)}</p>
-            <RankingTable result={result} names={names} />
+            <RankingTable game={room.game} result={result} names={names} />
           </>
         ) : (
           <p class="muted">결과를 불러오는 중…</p>

@@ -1,45 +1,8 @@
-// The dalmuti view (jokeapp/games/dalmuti/view.py).
-import type { DCard } from './hand';
+// Reading the card game's view. Its type is generated from the engine's wire types
+// (src/net/games.gen.ts from jokeapp/games/dalmuti/wire.py).
+import type { DalmutiView } from '../../net/games.gen';
 
-export interface PlayJson {
-  cardIds: string[];
-  count: number;
-  rank: number;
-  by: string;
-}
-
-export interface DalmutiView {
-  viewer: string | null;
-  options: Record<string, unknown>;
-  players: string[];
-  order: string[];
-  titles: Record<string, string>;
-  round: number;
-  phase:
-    | { kind: 'firstRankDraw'; draws: Record<string, number[]> }
-    | { kind: 'revolutionCheck'; confirmed: Record<string, boolean> }
-    | { kind: 'taxReturn'; owed: Record<string, { to: string; count: number; done: boolean }> }
-    | { kind: 'playing' | 'roundOver' | 'finished' };
-  revolution: string;
-  /** Who declared the revolution this round; may be set during the check, before it ends. */
-  revolutionBy?: string | null;
-  handCounts: Record<string, number>;
-  hand: DCard[] | null;
-  trick: {
-    leader: string;
-    top: PlayJson | null;
-    passesSinceTop: string[];
-    lockedOut: string[];
-    pile: PlayJson[];
-  };
-  current: string | null;
-  finishOrder: string[];
-  roundResults: { order: string[]; revolution: string }[];
-  totals: Record<string, number>;
-  tax: { kind: 'paid' | 'returned'; from: string; to: string; count: number; cardIds?: string[] }[];
-  canDeclareRevolution?: boolean;
-  result?: Record<string, unknown> | null;
-}
+export type { DalmutiPlay as PlayJson, DalmutiView } from '../../net/games.gen';
 
 /** The number on a card id like "05-03" (13 = jester). */
 export function cardNumber(id: string): number {

@@ -2,6 +2,8 @@
 // src/gen/tables.gen.ts: card 1 is 왕, the top titles 대왕/소왕), icons so a title is never
 // colour alone.
 import { TABLES } from '../../gen/tables.gen';
+import type { DalmutiRankingEntry } from '../../net/games.gen';
+import type { RankingColumns } from '../registry';
 
 export const CARD_NAMES: Readonly<Record<string, string>> = TABLES.dalmuti.cardNames;
 
@@ -28,4 +30,10 @@ export const PHASE_HINTS: Record<string, string> = {
   playing: '',
   roundOver: '라운드가 끝났어요',
   finished: '게임이 끝났어요',
+};
+
+/** The result's columns: points and the place of each round. */
+export const DALMUTI_RANKING: RankingColumns<DalmutiRankingEntry> = {
+  heads: ['점수', '라운드별'],
+  cells: (r) => [`${r.total}점`, r.roundRanks.map((x) => `${x}위`).join(' · ')],
 };

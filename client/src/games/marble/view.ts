@@ -1,70 +1,19 @@
-// The marble view the server sends (jokeapp/games/marble/view.py: the spec's State shape
-// without deck and rng, plus deckCount, currentPlayer, viewer, choices, saleCandidates …).
+// Reading the marble view the server sends. Its type is generated from the engine's wire
+// types (src/net/games.gen.ts from jokeapp/games/marble/wire.py: the spec's State shape without
+// deck and rng, plus deckCount, currentPlayer, viewer, choices, saleCandidates …).
+import type { MarbleDeed, MarbleView } from '../../net/games.gen';
 import { BOARD, FUND_PAYMENT, SPACE_FEE, SPACEPORT_POS, isLand, isTour, passesStart, tollAt } from './board';
 
-export interface MarblePlayer {
-  pos: number;
-  cash: number;
-  alive: boolean;
-  bankruptAtRound: number | null;
-  islandLeft: number;
-  spacePending: boolean;
-  heldCards: string[];
-}
+export type {
+  MarbleChoice as Choice,
+  MarbleDeed as Deed,
+  MarblePlayer,
+  MarbleSaleCandidate as SaleCandidate,
+  MarbleTrade as TradeOffer,
+  MarbleView,
+} from '../../net/games.gen';
 
-export interface Deed {
-  owner: string;
-  level: number;
-}
-
-export interface Choice {
-  type: 'BUY' | 'BUILD' | 'TAKEOVER' | 'PASS';
-  level?: number;
-  cost: number;
-  cashAfter: number;
-  affordable: boolean;
-}
-
-export interface SaleCandidate {
-  pos: number;
-  what: 'top' | 'all';
-  amount: number;
-}
-
-export interface TradeOffer {
-  from: string;
-  to: string;
-  give: { lands: number[]; cash: number };
-  take: { lands: number[]; cash: number };
-}
-
-export interface MarbleView {
-  options: Record<string, unknown>;
-  order: string[];
-  current: number;
-  currentPlayer: string;
-  round: number;
-  phase: 'turnStart' | 'decide' | 'debt' | 'tradeResponse' | 'finished';
-  players: Record<string, MarblePlayer>;
-  owners: Record<string, Deed | undefined>;
-  fund: number;
-  deckCount: number;
-  doublesThisTurn: number;
-  decision: { pos: number; canBuy: boolean; canBuild: number | null; canTakeover: number | null; boughtThisVisit: boolean } | null;
-  debt: { player: string; amount: number; to: { kind: string; id?: string }; reason: string; pos: number | null } | null;
-  pendingTrade: TradeOffer | null;
-  tradesThisTurn: number;
-  extraRoll: boolean;
-  lastRoll: [number, number] | null;
-  viewer: string | null;
-  result: Record<string, unknown> | null;
-  choices?: Choice[];
-  saleCandidates?: SaleCandidate[];
-  shortfall?: number;
-  raisable?: number;
-}
-
-export function deedAt(view: MarbleView, pos: number): Deed | undefined {
+export function deedAt(view: MarbleView, pos: number): MarbleDeed | undefined {
   return view.owners[String(pos)] ?? undefined;
 }
 

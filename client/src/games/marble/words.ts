@@ -1,5 +1,8 @@
 // Marble's display words: lucky cards, tile kinds for the beginner help, event lines.
 import type { GameEvent } from '../../net/api';
+import type { MarbleRankingEntry } from '../../net/games.gen';
+import { manwon } from '../../text/ko';
+import type { RankingColumns } from '../registry';
 import { josa } from '../../text/josa';
 import { BOARD, LEVEL_NAMES } from './board';
 
@@ -94,3 +97,10 @@ export function describeEvent(e: GameEvent, names: (id: string) => string): stri
       return null;
   }
 }
+
+/** The result's columns: total assets (cash + lands + buildings) and lands; bankrupt noted. */
+export const MARBLE_RANKING: RankingColumns<MarbleRankingEntry> = {
+  heads: ['총자산', '땅'],
+  cells: (r) => [manwon(r.totalAssets), `${r.lands}곳`],
+  note: (r) => (r.bankruptAtRound ? '파산' : null),
+};
