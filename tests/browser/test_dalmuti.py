@@ -158,7 +158,7 @@ def test_dalmuti_game_against_bots_reaches_the_result(new_page: Any) -> None:
     screen says "내 차례", no sentence leaves a particle unresolved, dim groups say why."""
     page = new_page()
     page.add_init_script(RECORD_FLIGHTS)
-    start_card_game(page, "지수", SMALL)
+    code = start_card_game(page, "지수", SMALL)
     assert page.locator("[data-testid^=dseat-]").count() == 4
     assert page.get_by_test_id("tips").count() == 1
     assert page.locator("[data-testid=hand] .group").count() > 0
@@ -224,6 +224,21 @@ def test_dalmuti_game_against_bots_reaches_the_result(new_page: Any) -> None:
     page.wait_for_selector("[data-testid=result]", state="detached")
     wait_hand_check(page)
     assert page.locator("[data-testid^=dseat-]").count() == 4
+
+    # the finished first match, replayed from the server's frames: once the game is over
+    # every hand is shown, four hands of cards right after the deal
+    room_id = page.evaluate(f"() => JSON.parse(localStorage.getItem('joke.seat.{code}')).roomId")
+    page.goto(f"/replay/{room_id}?match=1")
+    page.wait_for_selector("[data-testid=replay-hands]")
+    assert page.get_by_test_id("spectating").count() == 0
+    page.get_by_test_id("replay-forward").click()
+    hands = page.locator("[data-testid^=replay-hand-]")
+    assert hands.count() == 4
+    assert all(hands.nth(i).locator(".dcard").count() > 0 for i in range(4))
+    assert "지수" in page.get_by_test_id("replay-hands").inner_text()
+    page.locator("input[type=range]").fill("100000")  # the end: the result
+    page.wait_for_selector("[data-testid=replay-result]")
+    assert "1위" in page.get_by_test_id("replay-result").inner_text()
 
 
 def test_round_end_screen_and_controls_on_a_small_phone(new_page: Any) -> None:
