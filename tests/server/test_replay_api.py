@@ -39,7 +39,9 @@ async def manager(clock: FakeClock) -> AsyncIterator[RoomManager]:
 async def http(manager: RoomManager) -> AsyncIterator[httpx.AsyncClient]:
     app = Starlette(routes=http_api.ROUTES)
     app.state.manager = manager
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as client:
+    async with httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=app), base_url="http://t"
+    ) as client:
         yield client
 
 
@@ -83,16 +85,25 @@ async def replay(http: httpx.AsyncClient, code: str, **params: Any) -> dict[str,
     return body
 
 
-@pytest.mark.parametrize(("game", "options", "bots"), [("dalmuti", {"rounds": 1}, 3), ("marble", {"maxRounds": 15}, 1)])
+@pytest.mark.parametrize(
+    ("game", "options", "bots"), [("dalmuti", {"rounds": 1}, 3), ("marble", {"maxRounds": 15}, 1)]
+)
 async def test_a_viewers_replay_is_what_that_viewer_was_sent_live_step_by_step(
-    manager: RoomManager, clock: FakeClock, http: httpx.AsyncClient, game: str, options: dict[str, Any], bots: int
+    manager: RoomManager,
+    clock: FakeClock,
+    http: httpx.AsyncClient,
+    game: str,
+    options: dict[str, Any],
+    bots: int,
 ) -> None:
     table = Table(manager, clock)
     await table.start(game, options, bots)
     await table.finish()
     for conn, viewer in ((table.p1, "p1"), (table.watcher, "spectator")):
         body = await replay(http, table.room.code, viewer=viewer, match=1)
-        assert body["viewer"] == viewer and body["game"] == game and body["nicknames"]["p1"] == "수진"
+        assert (
+            body["viewer"] == viewer and body["game"] == game and body["nicknames"]["p1"] == "수진"
+        )
         live = live_frames(conn)
         assert len(body["frames"]) == len(live) > 1
         for index, (frame, sent) in enumerate(zip(body["frames"], live, strict=True)):
@@ -130,7 +141,10 @@ async def test_a_finished_card_game_hides_the_others_hands_except_in_the_all_rep
             assert "cardIds" not in event or event["type"] not in ("taxPaid", "taxReturned"), event
     for frame in mine["frames"]:
         for event in frame["events"]:
-            if event["type"] in ("taxPaid", "taxReturned") and "p1" not in (event["from"], event["to"]):
+            if event["type"] in ("taxPaid", "taxReturned") and "p1" not in (
+                event["from"],
+                event["to"],
+            ):
                 assert "cardIds" not in event, event
     assert any(frame["view"]["hand"] for frame in mine["frames"])
     players = everyone["players"]
@@ -140,7 +154,10 @@ async def test_a_finished_card_game_hides_the_others_hands_except_in_the_all_rep
         assert frame["action"] == (None if index == 0 else frame["action"])
         for p in players:
             # each seat's own view is the spectator's with that seat's differences
-            assert {**frame["view"], **frame["seatViews"][p]} == per_seat[p][index]["view"], (index, p)
+            assert {**frame["view"], **frame["seatViews"][p]} == per_seat[p][index]["view"], (
+                index,
+                p,
+            )
     hands = [{c["id"] for c in everyone["frames"][1]["seatViews"][p]["hand"]} for p in players]
     assert sum(len(h) for h in hands) == len(set().union(*hands)) > 0
 
@@ -160,3 +177,17 @@ async def test_an_unknown_viewer_or_a_bad_match_number_is_refused(
     assert r.status_code == 409 and r.json()["error"]["code"] == "record_not_ready"
     r = await http.get("/api/rooms/NOROOM/replay")
     assert r.status_code == 404 and r.json()["error"]["code"] == "room_not_found"
+
+
+async def test_the_replay_is_gzipped_for_a_client_that_takes_it(
+    manager: RoomManager, clock: FakeClock, http: httpx.AsyncClient
+) -> None:
+    table = Table(manager, clock)
+    await table.start("dalmuti", {"rounds": 1}, 3)
+    await table.finish()
+    path = f"/api/rooms/{table.room.code}/replay?viewer=all"
+    zipped = await http.get(path, headers={"Accept-Encoding": "gzip"})
+    plain = await http.get(path, headers={"Accept-Encoding": "identity"})
+    assert zipped.headers["content-encoding"] == "gzip" and "content-encoding" not in plain.headers
+    assert zipped.json() == plain.json()  # httpx unzips
+    assert int(zipped.headers["content-length"]) * 5 < int(plain.headers["content-length"])
