@@ -33,7 +33,6 @@ export interface ReplayExtraProps<V> {
 
 type Names = (id: string) => string;
 
-
 /** The two columns a game's ranking shows after place and name, and a note after the name. */
 export interface RankingColumns<R> {
   heads: readonly [string, string];
