@@ -2,7 +2,7 @@
 
 from jokeapp.core.contract import Action, Event, Game, OptionSpec, Pending, WireTypes
 from jokeapp.core.errors import GameError, IllegalAction, InvalidOptions
-from jokeapp.core.options import resolve_options
+from jokeapp.core.options import options_class, options_from, options_json, resolve_options
 from jokeapp.core.replay import replay
 from jokeapp.core.rng import Rng
 
@@ -17,6 +17,9 @@ __all__ = [
     "Pending",
     "Rng",
     "WireTypes",
+    "options_class",
+    "options_from",
+    "options_json",
     "replay",
     "resolve_options",
 ]

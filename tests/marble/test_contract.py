@@ -6,6 +6,7 @@ from typing import Any
 import pytest
 
 from jokeapp.core.errors import IllegalAction, InvalidOptions
+from jokeapp.core.options import options_json
 from jokeapp.core.rng import Rng
 from jokeapp.games import get_game
 from jokeapp.games.marble.data import CARD_IDS
@@ -22,7 +23,7 @@ def test_get_game_returns_marble_with_its_bots() -> None:
 
 def test_options_defaults_follow_section_2() -> None:
     state = GAME.setup({}, ["a", "b"], seed=1)
-    assert state.options == {
+    assert options_json(state.options) == {
         "startMoney": 300,
         "salary": 20,
         "maxRounds": 20,

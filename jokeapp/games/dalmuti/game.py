@@ -7,19 +7,18 @@ from typing import Any
 
 from jokeapp.core.contract import Action, BotPolicy, Event, Game, OptionSpec, Pending, WireTypes
 from jokeapp.core.errors import InvalidOptions
-from jokeapp.core.options import resolve_options
+from jokeapp.core.options import options_from
 from jokeapp.games.dalmuti import legal, serial, timeouts
 from jokeapp.games.dalmuti import view as views
 from jokeapp.games.dalmuti.actions import action_type, cards_from_hand, declared, reject
 from jokeapp.games.dalmuti.bots import BOTS
-from jokeapp.games.dalmuti.options import OPTIONS
+from jokeapp.games.dalmuti.options import OPTIONS, DalmutiOptions
 from jokeapp.games.dalmuti.presentation import presentation_pause
 from jokeapp.games.dalmuti.revolution import check_confirm, confirm_hand
 from jokeapp.games.dalmuti.rounds import game_result
 from jokeapp.games.dalmuti.setup import start_game
 from jokeapp.games.dalmuti.state import (
     PLAY,
-    DalmutiOptions,
     DalmutiState,
     RevolutionCheck,
     TaxReturn,
@@ -115,7 +114,7 @@ class DalmutiGame:
     wire = WireTypes(action=DalmutiAction, event=DalmutiEvent, view=DalmutiView)
 
     def start(self, options: Mapping[str, Any], players: Sequence[str], seed: int) -> tuple[DalmutiState, list[Event]]:
-        resolved = DalmutiOptions.from_dict(resolve_options(OPTIONS, options))
+        resolved = options_from(DalmutiOptions, options)
         check_players(players)
         return start_game(resolved, players, seed)
 

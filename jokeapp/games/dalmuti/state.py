@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from jokeapp.core.contract import Pending
 from jokeapp.core.rng import Rng
+from jokeapp.games.dalmuti.options import DalmutiOptions
 
 # Pending kinds and their deadlines in seconds (spec 8.5; a turn takes ``turnSeconds``).
 PLAY = "play"
@@ -18,43 +18,6 @@ TAX_RETURN_SECONDS = 30
 NO_REVOLUTION = "none"
 REVOLUTION = "revolution"
 GREAT_REVOLUTION = "great"
-
-
-@dataclass(frozen=True, slots=True)
-class DalmutiOptions:
-    rounds: int = 3
-    scoring: str = "rank-points"
-    first_ranking: str = "draw"
-    revolution: bool = True
-    jester_taxable: bool = False
-    pass_locks_out: bool = False
-    remove_high_cards: bool = False
-    turn_seconds: int = 20
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "rounds": self.rounds,
-            "scoring": self.scoring,
-            "firstRanking": self.first_ranking,
-            "revolution": self.revolution,
-            "jesterTaxable": self.jester_taxable,
-            "passLocksOut": self.pass_locks_out,
-            "removeHighCards": self.remove_high_cards,
-            "turnSeconds": self.turn_seconds,
-        }
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> DalmutiOptions:
-        return cls(
-            rounds=data["rounds"],
-            scoring=data["scoring"],
-            first_ranking=data["firstRanking"],
-            revolution=data["revolution"],
-            jester_taxable=data["jesterTaxable"],
-            pass_locks_out=data["passLocksOut"],
-            remove_high_cards=data["removeHighCards"],
-            turn_seconds=data["turnSeconds"],
-        )
 
 
 # Phases. ``kind`` is the spec's discriminator; each phase keeps only its own data.

@@ -34,7 +34,7 @@ def buy(state: MarbleState, events: list[Event], actor: str) -> None:
     events.append({"type": "bought", "player": actor, "pos": pos, "price": price})
     if check_monopoly(state, events, actor):
         return
-    if state.options["buildOnPurchase"] and KIND[pos] == CITY:
+    if state.options.build_on_purchase and KIND[pos] == CITY:
         state.decision = Decision(pos, can_build=VILLA, bought_this_visit=True)
         return
     after_landing(state, events)
@@ -58,7 +58,7 @@ def build(state: MarbleState, events: list[Event], actor: str, level: int) -> No
 
 
 def takeover(state: MarbleState, events: list[Event], actor: str) -> None:
-    if not state.options["takeover"]:
+    if not state.options.takeover:
         reject("takeover_off", "인수는 이 방에서 쓰지 않아요.")
     decision = _decision(state, actor)
     price = decision.can_takeover

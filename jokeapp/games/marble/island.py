@@ -50,7 +50,7 @@ def use_escape_card(state: MarbleState, events: list[Event], actor: str) -> None
 
 def pay_island_fee(state: MarbleState, events: list[Event], actor: str) -> None:
     _require_on_island(state, actor)
-    fee: int = state.options["islandFee"]
+    fee: int = state.options.island_fee
     piece = state.players[actor]
     if fee <= 0:
         reject("no_island_fee", "탈출비로 나갈 수 없는 방이에요.")

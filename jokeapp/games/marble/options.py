@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from jokeapp.core.contract import OptionSpec
 from jokeapp.core.errors import InvalidOptions
+from jokeapp.core.options import options_class
 from jokeapp.games.marble.state import BANK, FUND
 
 MIN_PLAYERS = 2
@@ -24,6 +26,26 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("trade", (True, False), False, "플레이어끼리 땅·돈 교환"),
     OptionSpec("turnSeconds", (15, 30, 60, None), 30, "결정 1회당 제한 시간(초)"),
 )
+
+
+
+@options_class(OPTIONS)
+@dataclass(frozen=True, slots=True)
+class MarbleOptions:
+    """The options of one game, typed; a field per row of ``OPTIONS`` (checked at import)."""
+
+    start_money: int
+    salary: int
+    max_rounds: int
+    build_on_purchase: bool
+    island_turns: int
+    island_fee: int
+    takeover: bool
+    landmark: bool
+    monopoly_win: bool
+    trade: bool
+    turn_seconds: int | None
+
 
 RESERVED_IDS = (BANK, FUND)
 

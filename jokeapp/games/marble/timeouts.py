@@ -33,7 +33,7 @@ def pending(state: MarbleState) -> list[Pending]:
         return []
     if state.phase == TRADE_RESPONSE:
         return [Pending(player, TRADE_RESPONSE, TRADE_ANSWER_SECONDS)]
-    seconds: int | None = state.options["turnSeconds"]
+    seconds: int | None = state.options.turn_seconds
     return [Pending(player, state.phase, seconds)]
 
 

@@ -39,7 +39,7 @@ def propose_trade(
 ) -> None:
     give_lands, give_cash = trade_side(give)
     take_lands, take_cash = trade_side(take)
-    if not state.options["trade"]:
+    if not state.options.trade:
         reject("trade_off", "교환은 이 방에서 쓰지 않아요.")
     require_current(state, actor, TURN_START)
     if state.trades_this_turn >= MAX_TRADES_PER_TURN:
