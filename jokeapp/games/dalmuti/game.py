@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from jokeapp.core.contract import Action, BotPolicy, Event, Game, OptionSpec, Pending, WireTypes
+from jokeapp.core.contract import Action, BotPolicy, Event, Game, OptionSpec, WireTypes
 from jokeapp.core.errors import InvalidOptions
 from jokeapp.core.options import options_from
 from jokeapp.games.dalmuti import legal, serial, timeouts
@@ -18,7 +18,6 @@ from jokeapp.games.dalmuti.revolution import check_confirm, confirm_hand
 from jokeapp.games.dalmuti.rounds import game_result
 from jokeapp.games.dalmuti.setup import start_game
 from jokeapp.games.dalmuti.state import (
-    PLAY,
     DalmutiState,
     RevolutionCheck,
     TaxReturn,
@@ -113,7 +112,9 @@ class DalmutiGame:
     bots: Mapping[str, BotPolicy] = BOTS
     wire = WireTypes(action=DalmutiAction, event=DalmutiEvent, view=DalmutiView)
 
-    def start(self, options: Mapping[str, Any], players: Sequence[str], seed: int) -> tuple[DalmutiState, list[Event]]:
+    def start(
+        self, options: Mapping[str, Any], players: Sequence[str], seed: int
+    ) -> tuple[DalmutiState, list[Event]]:
         resolved = options_from(DalmutiOptions, options)
         check_players(players)
         return start_game(resolved, players, seed)
@@ -128,12 +129,7 @@ class DalmutiGame:
         state.seq += 1
         return events
 
-    def pending(self, state: DalmutiState) -> list[Pending]:
-        if state.phase.kind == "playing":  # asked before every move: the cached turn inline
-            turn = state.pendings[PLAY].get(state.current)
-            if turn is not None and turn.seconds == state.options.turn_seconds:
-                return [turn]
-        return timeouts.pending(state)
+    pending = staticmethod(timeouts.pending)  # asked before every move: no extra call
 
     def on_timeout(self, state: DalmutiState, player: str) -> Action:
         return timeouts.on_timeout(state, player)

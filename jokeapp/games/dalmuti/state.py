@@ -125,8 +125,9 @@ class DalmutiState:
     discard: list[int] = field(default_factory=list)
     seq: int = 0  # actions applied so far
     # Every Pending the game can report, built once per player and kind: a Pending depends
-    # only on the player, the kind and the options, all fixed for the whole game, and it is
-    # frozen, so this never goes stale. Not game data: left out of JSON and comparisons.
+    # only on the player, the kind and the options, all fixed for the whole game (the options
+    # are frozen), and it is frozen, so this never goes stale. Not game data: left out of JSON
+    # and comparisons.
     pendings: dict[str, dict[str, Pending]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -144,16 +145,10 @@ class DalmutiState:
         return self.options.turn_seconds
 
     def pending(self, player: str, kind: str) -> Pending:
-        """``player`` must act now: a ``kind`` decision with its deadline."""
+        """``player`` must act now: a ``kind`` decision with its deadline. The one place a
+        Pending is made; the playing phase's (the current player's turn) is asked before
+        every move, so this stays a lookup."""
         found = self.pendings[kind].get(player)
-        if found is None or found.seconds != self.deadline(kind):
+        if found is None:  # not one of this game's players: made on the spot
             found = Pending(player, kind, self.deadline(kind))
-        return found
-
-    def turn_pending(self) -> Pending:
-        """The playing phase's only pending: the current player's turn (checked per call
-        like ``pending``, without its generality, as it is asked before every move)."""
-        found = self.pendings[PLAY].get(self.current)
-        if found is None or found.seconds != self.options.turn_seconds:
-            found = Pending(self.current, PLAY, self.options.turn_seconds)
         return found

@@ -7,6 +7,7 @@ from jokeapp.games.dalmuti.actions import reject
 from jokeapp.games.dalmuti.data import CARD_IDS, CARD_NUMBERS, JESTER
 from jokeapp.games.dalmuti.state import (
     CONFIRM_HAND,
+    PLAY,
     RETURN_TAX,
     REVOLUTION_CHECK_SECONDS,
     TAX_RETURN_SECONDS,
@@ -20,9 +21,10 @@ __all__ = ["REVOLUTION_CHECK_SECONDS", "TAX_RETURN_SECONDS", "on_timeout", "pend
 
 
 def pending(state: DalmutiState) -> list[Pending]:
+    """Who must act now (the game's ``pending``): in play, the current player alone."""
     phase = state.phase
     if phase.kind == "playing":
-        return [state.turn_pending()]
+        return [state.pending(state.current, PLAY)]
     if isinstance(phase, RevolutionCheck):
         return [state.pending(player, CONFIRM_HAND) for player in state.order if not phase.confirmed[player]]
     if isinstance(phase, TaxReturn):
