@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from jokeapp.core.contract import Game
 from jokeapp.core.errors import GameError
 from jokeapp.core.options import resolve_options
-from jokeapp.games import GAME_IDS, load_games
+from jokeapp.games import load_games
 from jokeapp.rooms import commands as cmd
 from jokeapp.rooms.clock import Clock
 from jokeapp.rooms.errors import RoomError, room_not_found
@@ -28,7 +28,7 @@ OPEN_ROOMS_LIMIT = 100
 EVICT_AFTER = 600.0  # seconds a finished, unwatched room stays in memory
 
 
-def installed_games(ids: tuple[str, ...] = GAME_IDS) -> dict[str, Game[Any]]:
+def installed_games(ids: Iterable[str] | None = None) -> dict[str, Game[Any]]:
     """Every registered game; a broken engine raises (GameLoadError) instead of vanishing."""
     return load_games(ids)
 

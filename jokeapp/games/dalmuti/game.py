@@ -22,6 +22,7 @@ from jokeapp.games.dalmuti.state import (
     RevolutionCheck,
     TaxReturn,
 )
+from jokeapp.games.dalmuti.stats import DalmutiStats
 from jokeapp.games.dalmuti.tax import check_return_count, owed_by, return_tax
 from jokeapp.games.dalmuti.tricks import check_pass, check_play, pass_turn, play
 from jokeapp.games.dalmuti.wire import DalmutiAction, DalmutiEvent, DalmutiView
@@ -111,6 +112,7 @@ class DalmutiGame:
     options: tuple[OptionSpec, ...] = OPTIONS
     bots: Mapping[str, BotPolicy] = BOTS
     wire = WireTypes(action=DalmutiAction, event=DalmutiEvent, view=DalmutiView)
+    stats = DalmutiStats  # the simulator's balance statistics
 
     def start(
         self, options: Mapping[str, Any], players: Sequence[str], seed: int

@@ -29,6 +29,7 @@ from jokeapp.games.marble.ranking import game_result
 from jokeapp.games.marble.serial import from_json, to_json
 from jokeapp.games.marble.space import space_travel
 from jokeapp.games.marble.state import FINISHED, MarbleState, Player
+from jokeapp.games.marble.stats import MarbleStats
 from jokeapp.games.marble.timeouts import on_timeout, pending
 from jokeapp.games.marble.trade import propose_trade, respond_trade
 from jokeapp.games.marble.view import view
@@ -59,6 +60,7 @@ class MarbleGame:
     max_players = MAX_PLAYERS
     options = OPTIONS
     wire = WireTypes(action=MarbleAction, event=MarbleEvent, view=MarbleView)
+    stats = MarbleStats  # the simulator's balance statistics
 
     def __init__(self, bots: Mapping[str, BotPolicy]) -> None:
         self.bots = bots
