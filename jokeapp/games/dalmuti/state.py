@@ -145,9 +145,9 @@ class DalmutiState:
         return self.options.turn_seconds
 
     def pending(self, player: str, kind: str) -> Pending:
-        """``player`` must act now: a ``kind`` decision with its deadline. The one place a
-        Pending is made; the playing phase's (the current player's turn) is asked before
-        every move, so this stays a lookup."""
+        """``player`` must act now: a ``kind`` decision with its deadline, as prebuilt
+        (``timeouts.pending``, asked before every move, reads the turn's straight from
+        ``pendings``)."""
         found = self.pendings[kind].get(player)
         if found is None:  # not one of this game's players: made on the spot
             found = Pending(player, kind, self.deadline(kind))

@@ -23,8 +23,8 @@ __all__ = ["REVOLUTION_CHECK_SECONDS", "TAX_RETURN_SECONDS", "on_timeout", "pend
 def pending(state: DalmutiState) -> list[Pending]:
     """Who must act now (the game's ``pending``): in play, the current player alone."""
     phase = state.phase
-    if phase.kind == "playing":
-        return [state.pending(state.current, PLAY)]
+    if phase.kind == "playing":  # asked before every move: the prebuilt Pending, read inline
+        return [state.pendings[PLAY][state.current]]
     if isinstance(phase, RevolutionCheck):
         return [state.pending(player, CONFIRM_HAND) for player in state.order if not phase.confirmed[player]]
     if isinstance(phase, TaxReturn):
