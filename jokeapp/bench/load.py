@@ -75,6 +75,8 @@ class _Message(msgspec.Struct):
     type: str
     ack: int | None = None
     clientSeq: int | None = None  # noqa: N815 - wire name
+    code: str | None = None
+    detail: dict[str, Any] | None = None
     pending: list[_Pending] = []
     room: _Room | None = None
     view: msgspec.Raw = msgspec.Raw(b"null")
@@ -113,6 +115,11 @@ class Seat:
     async def on(self, message: _Message) -> None:
         kind = message.type
         if kind == "error":
+            # A refused action does not use its clientSeq (docs/protocol.md): reuse it.
+            if message.code == "client_seq_gap" and message.detail:
+                self.seq = int(message.detail["expected"]) - 1
+            elif message.clientSeq is not None and message.code != "duplicate":
+                self.seq = min(self.seq, message.clientSeq - 1)
             if self.waiting and message.clientSeq == self.waiting[0]:
                 self.stats.errors += self.stats.measuring
                 rest = self.waiting[2]
