@@ -13,7 +13,7 @@ from jokeapp.core.errors import GameError
 from jokeapp.core.options import resolve_options
 from jokeapp.games import GAME_IDS, get_game
 from jokeapp.sim.options_arg import parse_option
-from jokeapp.sim.play import play_recorded, player_ids
+from jokeapp.sim.play import DEFAULT_MAX_STEPS, play_recorded, player_ids
 from jokeapp.sim.progress import ProgressBar
 
 
@@ -27,6 +27,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--log", type=argparse.FileType("w", encoding="utf-8"), help="write records (JSON lines)")
     parser.add_argument("--states", action="store_true", help="records include the full state after every step")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--max-steps", type=int, default=DEFAULT_MAX_STEPS, metavar="N",
+                        help=f"stop a game after N steps and record it as cut off (default {DEFAULT_MAX_STEPS:,})")
 
 
 def record_line(record: dict[str, Any]) -> str:
@@ -57,10 +59,12 @@ def main(args: argparse.Namespace) -> int:
     stats = stats_for(game.id)
     bar = None if args.quiet else ProgressBar(args.games, sys.stderr)
     total_steps = 0
+    cut_off = 0
     started = time.perf_counter()
     for i in range(args.games):
-        played = play_recorded(game, options, ids, args.seed + i, bots, args.states)
+        played = play_recorded(game, options, ids, args.seed + i, bots, args.states, args.max_steps)
         total_steps += played.steps
+        cut_off += played.cut_off
         stats.add(game, played)
         if args.log:
             args.log.write(record_line(played.record) + "\n")
@@ -68,6 +72,7 @@ def main(args: argparse.Namespace) -> int:
             bar.update(i + 1)
     elapsed = time.perf_counter() - started
     print_summary(sys.stdout, game.id, args, players, options, elapsed, total_steps, stats)
+    sys.stdout.write(f"cut off at {args.max_steps:,} steps (unfinished, no result): {cut_off} of {args.games}\n")
     return 0
 
 

@@ -1,4 +1,8 @@
-"""Balance statistics of marble bot games: wins by seat, end reasons, rounds, bankruptcies."""
+"""Balance statistics of marble bot games: wins by seat, end reasons, rounds, bankruptcies.
+
+Only finished games count; a game cut off at the simulator's step cap has no result (the
+simulator reports how many were cut off).
+"""
 
 from __future__ import annotations
 
@@ -19,14 +23,16 @@ class Stats:
         self.seats = 0
 
     def add(self, game: Game[Any], played: PlayedGame) -> None:
+        self.seats = len(played.players)
+        if played.cut_off:
+            return
         final = game.to_json(played.state)
         order: list[str] = final["order"]
-        result = played.record["result"] or {}
+        result = played.record["result"]
         self.games += 1
-        self.seats = len(order)
-        for winner in result.get("winners", []):
+        for winner in result["winners"]:
             self.wins_by_seat[order.index(winner) + 1] += 1
-        self.reasons[result.get("reason", "?")] += 1
+        self.reasons[result["reason"]] += 1
         self.rounds += int(final["round"])
         self.bankruptcies += sum(
             1 for step in played.record["steps"] for e in step["events"] if e["type"] == "bankrupt"
@@ -38,7 +44,7 @@ class Stats:
         reasons = ", ".join(f"{r}: {c}" for r, c in sorted(self.reasons.items()))
         return [
             f"wins by seat (turn order; shared wins count for each): {seats}",
-            f"end reasons: {reasons}",
+            f"end reasons (finished games): {reasons}",
             f"mean rounds: {self.rounds / n:.1f}",
             f"bankruptcies: {self.bankruptcies} ({self.bankruptcies / n:.2f} a game)",
         ]

@@ -70,7 +70,7 @@ def marble_step(page: Any) -> bool:
             with contextlib.suppress(Exception):
                 sell.first.click(timeout=QUICK)
                 return True
-    if page.get_by_text("갈 칸을 판에서 눌러 주세요").count():
+    if page.get_by_test_id("space-timeout").count():  # space travel: pick a square
         with contextlib.suppress(Exception):
             page.get_by_test_id("tile-5").click(timeout=QUICK)
             return tap(page, "space-go")

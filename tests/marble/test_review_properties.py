@@ -25,6 +25,7 @@ from jokeapp.sim.play import bot_rng
 from .helpers import GAME
 
 MAX_STEPS = 20_000
+UNLIMITED_CAP = 2_000  # maxRounds = 0 may never end: stop such a game here
 OPTION_SETS = st.fixed_dictionaries(
     {spec.key: st.sampled_from(spec.choices) for spec in GAME.options}
 )
@@ -73,7 +74,7 @@ def assert_table_follows_the_rules(state: MarbleState, turn_before: int) -> None
             assert monopoly_kind(state, pid) is None, pid
     assert state.cards_this_turn <= MAX_CARDS_PER_TURN
     if state.phase == FINISHED:
-        assert state.result is not None
+        assert GAME.result(state) is not None
         return
     assert state.players[state.current_player].alive
     if state.phase == DECIDE:
@@ -93,6 +94,8 @@ def play_by_the_rules(options: dict[str, Any], count: int, seed: int, concede_od
     bots = [("random", "heuristic")[(seed + i) % 2] for i in range(count)]
     steps = 0
     while not GAME.is_over(state):
+        if options["maxRounds"] == 0 and steps >= UNLIMITED_CAP:
+            return
         who = GAME.pending(state)[0].player
         action = GAME.bots[bots[players.index(who)]](state, who, rng)
         if concede_odds and chaos.below(concede_odds) == 0:

@@ -21,7 +21,7 @@ import pytest
 from jokeapp.core.contract import Game
 from jokeapp.games import GAME_IDS, get_game
 from jokeapp.games.marble.data import TOURS
-from jokeapp.games.marble.monopoly import check_monopoly
+from jokeapp.games.marble.turns import check_monopoly
 from jokeapp.games.marble.state import Deed
 from jokeapp.server.game_types import check, lift
 from jokeapp.server.schema import document

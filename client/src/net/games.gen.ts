@@ -351,6 +351,7 @@ export interface DalmutiView {
   discardCount: number;
   result: DalmutiResult | null;
   canDeclareRevolution?: boolean;
+  revolutionDeclared?: boolean;
 }
 export interface MarbleRollAction {
   type: "ROLL";

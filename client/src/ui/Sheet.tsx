@@ -1,16 +1,27 @@
 import type { ComponentChildren } from 'preact';
+import { useEffect } from 'preact/hooks';
 
-/** A bottom sheet for decisions; `onClose` adds a close button (info sheets only). */
-export function Sheet({ title, children, onClose, testId, timer }: {
+/** A bottom sheet for decisions; `onClose` adds a close button and Esc (info sheets only:
+ * a decision is never taken by a stray key). `pos` names the board square it is about. */
+export function Sheet({ title, children, onClose, testId, timer, pos }: {
   title: string;
   children: ComponentChildren;
   onClose?: () => void;
   testId?: string;
   timer?: ComponentChildren;
+  pos?: number;
 }) {
+  useEffect(() => {
+    if (!onClose) return undefined;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') onClose();
+    };
+    addEventListener('keydown', onKey);
+    return () => removeEventListener('keydown', onKey);
+  }, [onClose]);
   return (
     <div class="sheet-backdrop" onClick={onClose}>
-      <section class="sheet" role="dialog" aria-label={title} data-testid={testId} onClick={(e) => e.stopPropagation()}>
+      <section class="sheet" role="dialog" aria-label={title} data-testid={testId} data-pos={pos} onClick={(e) => e.stopPropagation()}>
         <header class="sheet-head">
           <h2>{title}</h2>
           {onClose && (

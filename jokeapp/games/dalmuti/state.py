@@ -69,6 +69,9 @@ class FirstRankDraw:
 @dataclass(slots=True)
 class RevolutionCheck:
     confirmed: dict[str, bool]
+    # Who declared a revolution while confirming: it waits, secret, until everyone has
+    # confirmed (spec 8.2, 8.3), so it lives here and not in the public ``revolution``.
+    declared_by: str | None = None
     kind: str = "revolutionCheck"
 
 

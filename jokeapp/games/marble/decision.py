@@ -6,9 +6,8 @@ from jokeapp.core.contract import Event
 from jokeapp.games.marble.actions import reject, require_current
 from jokeapp.games.marble.data import BUILD_COST, CITY, KIND, LAND_PRICE, LANDMARK, VILLA
 from jokeapp.games.marble.landing import max_level
-from jokeapp.games.marble.monopoly import check_monopoly
 from jokeapp.games.marble.state import DECIDE, Decision, Deed, MarbleState
-from jokeapp.games.marble.turns import after_landing
+from jokeapp.games.marble.turns import after_landing, check_monopoly
 
 
 def _decision(state: MarbleState, actor: str) -> Decision:

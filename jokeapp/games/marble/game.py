@@ -18,6 +18,7 @@ from jokeapp.games.marble.dice import roll
 from jokeapp.games.marble.island import pay_island_fee, use_escape_card
 from jokeapp.games.marble.legal import legal_actions
 from jokeapp.games.marble.options import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, check_players
+from jokeapp.games.marble.ranking import game_result
 from jokeapp.games.marble.serial import from_json, to_json
 from jokeapp.games.marble.space import space_travel
 from jokeapp.games.marble.state import FINISHED, MarbleState, Player
@@ -107,7 +108,7 @@ class MarbleGame:
         return state.phase == FINISHED
 
     def result(self, state: MarbleState) -> dict[str, Any] | None:
-        return state.result
+        return game_result(state)
 
     def to_json(self, state: MarbleState) -> dict[str, Any]:
         return to_json(state)

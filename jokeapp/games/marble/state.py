@@ -102,9 +102,8 @@ class MarbleState:
     last_roll: tuple[int, int] | None = None
     turn_seq: int = 0
     # Beyond the spec's shape: who went bankrupt in which order (ranking needs it when two
-    # fall in the same round) and the result once the game is over.
+    # fall in the same round); derived from alive/bankruptAtRound when a state omits it.
     eliminated: list[str] = field(default_factory=list)
-    result: dict[str, Any] | None = None
 
     @property
     def current_player(self) -> str:

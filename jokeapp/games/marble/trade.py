@@ -11,8 +11,8 @@ from typing import Any
 from jokeapp.core.contract import Event
 from jokeapp.games.marble.actions import reject, require_current, trade_side
 from jokeapp.games.marble.data import MAX_TRADES_PER_TURN
-from jokeapp.games.marble.monopoly import check_monopoly
 from jokeapp.games.marble.state import TRADE_RESPONSE, TURN_START, MarbleState, Trade
+from jokeapp.games.marble.turns import check_monopoly
 
 
 def _owns_all(state: MarbleState, player: str, lands: list[int]) -> bool:
