@@ -21,8 +21,8 @@ import pytest
 from jokeapp.core.contract import Game
 from jokeapp.games import GAME_IDS, get_game
 from jokeapp.games.marble.data import TOURS
-from jokeapp.games.marble.turns import check_monopoly
 from jokeapp.games.marble.state import Deed
+from jokeapp.games.marble.turns import check_monopoly
 from jokeapp.server.game_types import check, lift
 from jokeapp.server.schema import document
 
