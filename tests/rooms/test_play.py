@@ -229,3 +229,18 @@ async def test_finished_unwatched_rooms_leave_memory_and_come_back_from_the_stor
     assert verify_record(RACE, await manager.record(room.code, None)) == []
     info = await again.call(cmd.Rematch(tokens[0]))
     assert info["match"] == 2 and info["status"] == "playing"
+
+
+async def test_a_client_seq_jump_is_refused_unchanged_and_names_the_expected_number(
+    manager: RoomManager, store: MemoryStore
+) -> None:
+    room, _, conns = await race_room(manager)
+    before, seq = RACE.to_json(room.match.state), room.seq  # type: ignore[union-attr]
+    for jump in (2, 2**31 - 1):  # the highest number used to lock the seat for good
+        await room.call(cmd.ClientAction(conns[0], jump, {"type": "confirm"}))
+        error = conns[0].last("error")
+        assert (error["code"], error["clientSeq"], error["detail"]) == ("client_seq_gap", jump, {"expected": 1})
+    assert RACE.to_json(room.match.state) == before and room.seq == seq  # type: ignore[union-attr]
+    assert room.last_client_seq.get("p1", 0) == 0 and store.actions.get((room.room_id, 1), []) == []
+    await room.call(cmd.ClientAction(conns[0], 1, {"type": "confirm"}))
+    assert conns[0].last("update")["ack"] == 1 and room.last_client_seq["p1"] == 1
