@@ -96,3 +96,27 @@ class Game(Protocol, Generic[S]):
     def to_json(self, state: S) -> dict[str, Any]: ...
 
     def from_json(self, data: Mapping[str, Any]) -> S: ...
+
+
+# ---------------------------------------------------------------- optional hooks
+# A game may also define the methods below; the room layer reads them only through these
+# functions, which give the default when a game does not (so older games need no change).
+
+
+def round_of(game: Any, state: Any) -> int | None:
+    """The round the game is in (``game.round_of(state)``), or None for a game without rounds.
+
+    Rooms use it to count "rounds in a row" of absence (marble 8.5) without knowing the game.
+    """
+    hook = getattr(game, "round_of", None)
+    return None if hook is None else int(hook(state))
+
+
+def presentation_pause(game: Any, events: Sequence[Event]) -> float:
+    """Seconds the players need to watch ``events`` (``game.presentation_pause(events)``, else 0).
+
+    Rooms add it to the start of every decision those events open, bots included, so an
+    animation or a round-end screen does not eat the next decision's time.
+    """
+    hook = getattr(game, "presentation_pause", None)
+    return 0.0 if hook is None else max(0.0, float(hook(events)))

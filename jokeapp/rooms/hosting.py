@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from jokeapp.core.codes import CLOSE_BY_CODE, CLOSE_NORMAL
+from jokeapp.core.contract import presentation_pause
 from jokeapp.core.errors import GameError
 from jokeapp.core.options import resolve_options
 from jokeapp.rooms import commands as cmd
@@ -19,7 +20,7 @@ from jokeapp.rooms.members import (
     seat_number,
     token_key,
 )
-from jokeapp.rooms.nickname import clean_nickname
+from jokeapp.rooms.nickname import clean_nickname, trim_spaces
 from jokeapp.store.api import MatchRow, SeatRow, SpectatorRow
 
 if TYPE_CHECKING:
@@ -73,7 +74,10 @@ def _seat_row(room: Room, seat: Seat) -> SeatRow:
 
 async def join(room: Room, raw_nickname: str, role: str) -> tuple[str, str | None]:
     """Returns (token, player id or None for a spectator)."""
-    nickname = clean_nickname(raw_nickname)
+    if role == "spectator" and isinstance(raw_nickname, str) and not trim_spaces(raw_nickname):
+        nickname = spectator_name(room)  # a spectator need not type a name
+    else:
+        nickname = clean_nickname(raw_nickname)
     token = new_token()
     key = token_key(token)
     if role == "spectator":
@@ -98,6 +102,15 @@ async def join(room: Room, raw_nickname: str, role: str) -> tuple[str, str | Non
     return token, player_id
 
 
+def spectator_name(room: Room) -> str:
+    """"관전자 N" with the smallest N no spectator of the room is using."""
+    taken = {s.nickname for s in room.spectators.values()}
+    number = 1
+    while f"관전자 {number}" in taken:
+        number += 1
+    return f"관전자 {number}"
+
+
 async def leave(room: Room, token: str) -> None:
     key = token_key(token)
     if key in room.spectators:
@@ -111,6 +124,8 @@ async def leave(room: Room, token: str) -> None:
         raise RoomError("bad_token")
     await _vacate(room, seat)
     _drop_connection(room, key, None, CLOSE_NORMAL)
+    if room.status == "playing" and not room.people_left():
+        await room.finish(abandoned=True)  # bots never play on by themselves
     room.publish(room_changed=True)
     room.schedule()
 
@@ -147,11 +162,16 @@ async def start(room: Room) -> dict[str, Any]:
 async def rematch(room: Room) -> dict[str, Any]:
     if room.status != "finished":
         raise RoomError("wrong_status")
+    await _drop_gone_seats(room)
+    await _begin_match(room)
+    return room.info()
+
+
+async def _drop_gone_seats(room: Room) -> None:
+    """Seats of people who left or were kicked during the last match: nobody comes back."""
     for seat in [s for s in room.seats.values() if s.gone]:
         del room.seats[seat.player_id]
         await room.store.delete_seat(room.room_id, seat.player_id)
-    await _begin_match(room)
-    return room.info()
 
 
 async def _begin_match(room: Room) -> None:
@@ -166,12 +186,13 @@ async def _begin_match(room: Room) -> None:
     room.match = match
     room.match_no = match.number
     room.status = "playing"
-    room.afk_turns.clear()
-    room.afk_offers.clear()
-    room.book.timeouts_in_row.clear()
+    room.abandoned = False
+    room.reset_absences()
     await room.store.save_room(room.row())
-    room.book.refresh(room.game.pending(match.state), None, room.clock.now())
-    room.publish(room_changed=True)
+    pause = presentation_pause(room.game, match.setup_events)  # e.g. the seat draw is shown first
+    room.book.refresh(room.game.pending(match.state), None, room.clock.now(), pause)
+    # The first update carries each viewer's copy of the setup events (a draw, a deal).
+    room.publish(match.setup_events, room_changed=True)
     room.schedule()
 
 
@@ -180,6 +201,8 @@ async def add_bot(room: Room, policy: str) -> str:
         raise RoomError("wrong_status")
     if policy not in room.game.bots:
         raise RoomError("unknown_bot")
+    if room.status == "finished":
+        await _drop_gone_seats(room)  # e.g. after a kick: the bot may take that seat
     player_id = free_player_id(room.seats, room.game.max_players)
     if player_id is None:
         raise RoomError("no_free_seat")
@@ -237,7 +260,8 @@ async def _kick_mid_match(room: Room, seat: Seat) -> None:
 
 
 async def set_options(room: Room, options: dict[str, Any]) -> dict[str, Any]:
-    if room.status != "lobby":
+    """In the lobby, or after a match and before the rematch (which then plays with them)."""
+    if room.status == "playing":
         raise RoomError("wrong_status")
     try:
         room.options = resolve_options(room.game.options, {**room.options, **options})
@@ -253,7 +277,9 @@ async def afk_answer(room: Room, host: str, player_id: str, choice: str) -> dict
         raise RoomError("no_afk_offer")
     if choice == "kick":
         return await kick(room, host, player_id)
+    # 계속: the offer closes; the count starts again from their next absent round
     del room.afk_offers[player_id]
-    room.afk_turns[player_id] = 0
+    room.afk_rounds.pop(player_id, None)
+    await room.save_absence(player_id)
     room.publish(room_changed=True)
     return room.info()

@@ -116,6 +116,8 @@ class RoomManager:
         room = restore_room(loaded, self._game(loaded.room.game), self.store, self.clock, self.bot_delay)
         if room.status == "playing" and room.match is not None and room.match.over:
             await room.finish()  # the server stopped between the last action and the end
+        elif room.status == "playing" and not room.people_left():
+            await room.finish(abandoned=True)  # stored before bots-only rooms were stopped
         self._add(room)
         room.schedule()
         return room
@@ -152,6 +154,8 @@ class RoomManager:
         record = replayed.record(steps)
         nicknames = {pid: s.nickname for pid, s in room.seats.items()}
         record.update(roomId=room.room_id, match=number, seedHash=replayed.seed_hash, nicknames=nicknames)
+        if (row.result or {}).get("abandoned"):
+            record["abandoned"] = True  # stopped when no person was left: it has no result
         return record
 
     async def evict_idle(self, after: float = EVICT_AFTER) -> int:

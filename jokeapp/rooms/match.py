@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from jokeapp.core.contract import Action, Event, Game
@@ -38,13 +38,14 @@ class Match:
     seed: int
     state: Any
     steps: int = 0
+    setup_events: list[Event] = field(default_factory=list)  # what ``start`` produced (a draw, a deal)
 
     @classmethod
     def begin(
         cls, game: Game[Any], number: int, options: Mapping[str, Any], players: Sequence[str], seed: int
     ) -> Match:
-        state, _ = game.start(options, players, seed)
-        return cls(game, number, dict(options), list(players), seed, state)
+        state, setup_events = game.start(options, players, seed)
+        return cls(game, number, dict(options), list(players), seed, state, 0, setup_events)
 
     @classmethod
     def restore(

@@ -32,7 +32,8 @@ _EMOJI_SEQUENCE = regex.compile(
 _GRAPHEME = regex.compile(r"\X")
 
 
-def _trim(raw: str) -> str:
+def trim_spaces(raw: str) -> str:
+    """``raw`` without the space separators (Zs) at its ends; nothing else is dropped."""
     start, end = 0, len(raw)
     while start < end and unicodedata.category(raw[start]) == "Zs":
         start += 1
@@ -52,7 +53,7 @@ def clean_nickname(raw: object) -> str:
     """The trimmed nickname, or RoomError(invalid_nickname)."""
     if not isinstance(raw, str):
         raise RoomError("invalid_nickname")
-    name = _trim(raw)
+    name = trim_spaces(raw)
     clusters = _GRAPHEME.findall(name)
     if not 1 <= len(clusters) <= MAX_NICKNAME or not all(_readable(c) for c in clusters):
         raise RoomError("invalid_nickname")

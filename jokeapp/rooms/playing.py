@@ -6,7 +6,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from jokeapp.core.codes import CLOSE_BY_CODE
-from jokeapp.core.contract import Action
+from jokeapp.core.contract import Action, round_of
 from jokeapp.core.errors import GameError
 from jokeapp.rooms import commands as cmd
 from jokeapp.rooms.errors import error_frame
@@ -33,7 +33,12 @@ async def connect(room: Room, command: cmd.Connect) -> None:
     if seat is not None and not seat.connected:
         seat.connected = True
         seat.disconnected_at = None
+        seat.timed_out_away = False
+        # back at the table: an open 강퇴/계속 offer is withdrawn and the count starts over
         room.afk_offers.pop(seat.player_id, None)
+        room.afk_rounds.pop(seat.player_id, None)
+        room.afk_last_round.pop(seat.player_id, None)
+        await room.save_absence(seat.player_id)
         room.publish(room_changed=True)
         room.schedule()
     room.conns[key] = command.conn
@@ -136,11 +141,15 @@ async def timeout(room: Room) -> None:
         decision.since = room.clock.now()
         room.schedule()
         return
+    # spec 8.5 speaks of the disconnected ("끊긴 사람"): a connected player who is slow is not away
     absent = seat is not None and not seat.bot and not seat.connected
+    if absent and seat is not None:
+        seat.timed_out_away = True  # from now on the timeout rules play for them: away
     counts_for_afk = absent and decision.kind == room.book.rules.afk_kind
+    round_now = round_of(room.game, room.match.state)
     done = await _apply(room, player, action, auto=True)
     if done and counts_for_afk:
-        _count_absent_turn(room, player)
+        await _count_absent_round(room, player, round_now)
 
 
 def _timeout_action(room: Room, player: str) -> Action | None:
@@ -153,14 +162,24 @@ def _timeout_action(room: Room, player: str) -> Action | None:
         return legal[0] if legal else None
 
 
-def _count_absent_turn(room: Room, player: str) -> None:
-    limit = room.book.rules.afk_turns
+async def _count_absent_round(room: Room, player: str, round_now: int | None) -> None:
+    """Marble 8.5 "2라운드 연속 자리 비움": the timeout rule started an absent person's turn.
+
+    A round counts once, however many turns it gave them (a double's extra roll is the same
+    round); a turn they play themselves, or coming back, clears the count. A game without
+    rounds (``round_of`` gives None) counts each such turn as a round.
+    """
+    limit = room.book.rules.afk_rounds
     if limit is None or room.status != "playing":
         return
-    room.afk_turns[player] = room.afk_turns.get(player, 0) + 1
-    if room.afk_turns[player] >= limit and player not in room.afk_offers:
-        room.afk_offers[player] = room.afk_turns[player]
+    if round_now is None or room.afk_last_round.get(player) != round_now:
+        room.afk_rounds[player] = room.afk_rounds.get(player, 0) + 1
+    if round_now is not None:
+        room.afk_last_round[player] = round_now
+    if room.afk_rounds[player] >= limit and player not in room.afk_offers:
+        room.afk_offers[player] = room.afk_rounds[player]
         room.publish(room_changed=True)
+    await room.save_absence(player)
 
 
 async def bot_move(room: Room, player: str) -> None:

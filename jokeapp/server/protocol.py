@@ -55,6 +55,9 @@ class SeatInfo(_Wire):
     connected: bool
     host: bool
     bot_policy: str | None = None
+    # The timeout rules play for this seat now: disconnected past the game's grace (marble
+    # 5 s), disconnected and timed out once since (dalmuti), or left/kicked mid-match.
+    away: bool = False
 
 
 class AfkOffer(_Wire):
@@ -79,6 +82,7 @@ class RoomInfo(_Wire):
     max_players: int
     seed_hash: str | None  # SHA-256 (hex) of the current match's seed, from its start
     afk_offers: list[AfkOffer] = []
+    abandoned: bool = False  # the match was stopped because every person had left it
 
 
 class PendingInfo(_Wire):
@@ -125,7 +129,7 @@ class RoomListResponse(_Wire):
 
 
 class JoinRequest(_Request):
-    nickname: str
+    nickname: str = ""  # a spectator may leave it empty (named "관전자 N"); a player may not
     role: Role = "player"
 
 
@@ -204,6 +208,9 @@ class SnapshotMessage(_Wire, tag="snapshot", tag_field="type"):
     pending: list[PendingInfo]
     seed_hash: str | None
     last_client_seq: int  # the highest clientSeq applied for this seat (0: none)
+    # The viewer's copy of the match's setup events (dalmuti: firstRankDraw, dealt) while no
+    # step has been played yet; None otherwise.
+    setup_events: list[dict[str, Any]] | None = None
 
 
 class UpdateMessage(_Wire, tag="update", tag_field="type"):

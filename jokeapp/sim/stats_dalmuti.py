@@ -36,6 +36,17 @@ class Stats:
                     self._round_over(order, event)
                     order = list(event["order"])
 
+    def merge(self, other: Stats) -> None:
+        """Adds the rounds of ``other`` (another batch of the same run) to these."""
+        self.rounds += other.rounds
+        self.tricks += other.tricks
+        self.revolutions.update(other.revolutions)
+        for title, value in other.place_sum.items():
+            self.place_sum[title] += value
+        for title, value in other.points_sum.items():
+            self.points_sum[title] += value
+        self.title_rounds.update(other.title_rounds)
+
     def _round_over(self, start_order: list[str], event: dict[str, Any]) -> None:
         self.rounds += 1
         self.tricks += 1  # the round's last trick ends with the round, not with trickWon
@@ -51,8 +62,10 @@ class Stats:
         rows = ["by starting title (1 = first rank) over rounds: mean finishing place, mean points"]
         for title in sorted(self.title_rounds):
             count = self.title_rounds[title]
-            rows.append(f"  title {title + 1}: place {self.place_sum[title] / count:.2f}, "
-                        f"points {self.points_sum[title] / count:.2f}")
+            rows.append(
+                f"  title {title + 1}: place {self.place_sum[title] / count:.2f}, "
+                f"points {self.points_sum[title] / count:.2f}"
+            )
         revs = ", ".join(f"{k}: {v}" for k, v in sorted(self.revolutions.items())) or "none"
         rows.append(f"revolutions: {sum(self.revolutions.values()) / n:.3f} a round ({revs})")
         rows.append(f"mean tricks per round: {self.tricks / n:.1f} over {self.rounds} rounds")

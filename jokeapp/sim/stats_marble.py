@@ -38,6 +38,15 @@ class Stats:
             1 for step in played.record["steps"] for e in step["events"] if e["type"] == "bankrupt"
         )
 
+    def merge(self, other: Stats) -> None:
+        """Adds the games of ``other`` (another batch of the same run) to these."""
+        self.games += other.games
+        self.wins_by_seat.update(other.wins_by_seat)
+        self.reasons.update(other.reasons)
+        self.rounds += other.rounds
+        self.bankruptcies += other.bankruptcies
+        self.seats = other.seats or self.seats
+
     def lines(self) -> list[str]:
         n = max(self.games, 1)
         seats = ", ".join(f"seat {s}: {self.wins_by_seat[s]}" for s in range(1, self.seats + 1))

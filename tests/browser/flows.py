@@ -109,7 +109,9 @@ def play_until(
     while not done(page):
         assert time.monotonic() < deadline, f"not done after {seconds}s ({actions} actions)"
         if page.get_by_test_id("rejection").count():
-            page.get_by_test_id("rejection").get_by_role("button").click()
+            # an ack may clear the banner while we reach for its button
+            with contextlib.suppress(Exception):
+                page.get_by_test_id("rejection").get_by_role("button").click(timeout=QUICK)
         if step(page):
             actions += 1
             if on_step:

@@ -89,7 +89,8 @@ async def test_restore_from_snapshot_and_tail_equals_replay_from_the_seed(
         await room.call(cmd.AddBot(host, "heuristic"))
     await room.call(cmd.Leave(host))  # a seat played by the timeout rules, bots on the others
     room2, host2, _ = await manager.create("marble", {"maxRounds": 30}, "b")
-    for _ in range(3):
+    await room2.call(cmd.Join("c", "player"))  # stays, never connects: the room is not abandoned
+    for _ in range(2):
         await room2.call(cmd.AddBot(host2, "random"))
     await room2.call(cmd.Start(host2))
     await room2.call(cmd.Leave(host2))

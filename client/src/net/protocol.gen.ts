@@ -60,6 +60,7 @@ export interface SnapshotMessage {
   pending: PendingInfo[];
   seedHash: string | null;
   lastClientSeq: number;
+  setupEvents?: {}[] | null;
 }
 export interface RoomInfo {
   roomId: string;
@@ -76,6 +77,7 @@ export interface RoomInfo {
   maxPlayers: number;
   seedHash: string | null;
   afkOffers?: AfkOffer[];
+  abandoned?: boolean;
 }
 export interface SeatInfo {
   playerId: string;
@@ -84,6 +86,7 @@ export interface SeatInfo {
   connected: boolean;
   host: boolean;
   botPolicy?: string | null;
+  away?: boolean;
 }
 /**
  * Marble: a player absent two rounds in a row; the host answers kick or keep.
@@ -162,7 +165,7 @@ export interface RoomListResponse {
   rooms: RoomInfo[];
 }
 export interface JoinRequest {
-  nickname: string;
+  nickname?: string;
   role?: "player" | "spectator";
 }
 export interface JoinResponse {

@@ -38,6 +38,9 @@ export interface SessionState {
   rejection: Rejection | null;
   fatal: Rejection | null; // kicked, replaced, bad token: no reconnect
   offset: number; // server clock − local clock, ms
+  /** The match's setup events (the card game's opening draw and deal), sent in the snapshot
+   * until the first action so a player who arrives late still sees them. */
+  setupEvents?: GameEvent[];
 }
 
 export interface SocketLike {
@@ -146,6 +149,7 @@ export class RoomSession {
         this.set({
           link: 'open', room: msg.room, you: msg.you, view: msg.view as SessionState['view'],
           pending: msg.pending, seq: msg.seq, events: [], actor: null,
+          setupEvents: ((msg as { setupEvents?: GameEvent[] }).setupEvents ?? []),
         });
         return;
       case 'update':

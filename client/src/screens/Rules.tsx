@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { TitlePictures } from '../games/dalmuti/TitlePictures';
 import { CARD_NAMES } from '../games/dalmuti/words';
 import { Sheet } from '../ui/Sheet';
 
@@ -74,6 +75,7 @@ function DalmutiRules() {
         </tbody>
       </table>
       <p>신분: 👑 대왕 → 🎩 소왕 → 🧢 평민 → 🧺 소농노 → 🪣 대농노</p>
+      <TitlePictures />
       <p class="muted">점수는 이 방 결과 표시용이에요.</p>
     </div>
   );

@@ -13,6 +13,7 @@ from jokeapp.games.dalmuti import view as views
 from jokeapp.games.dalmuti.actions import action_type, cards_from_hand, declared, reject
 from jokeapp.games.dalmuti.bots import BOTS
 from jokeapp.games.dalmuti.options import OPTIONS
+from jokeapp.games.dalmuti.presentation import presentation_pause
 from jokeapp.games.dalmuti.revolution import check_confirm, confirm_hand
 from jokeapp.games.dalmuti.rounds import game_result
 from jokeapp.games.dalmuti.setup import start_game
@@ -156,6 +157,10 @@ class DalmutiGame:
 
     def from_json(self, data: Mapping[str, Any]) -> DalmutiState:
         return serial.from_json(data)
+
+    def presentation_pause(self, events: Sequence[Event]) -> float:
+        """Optional contract hook (jokeapp.core.contract.presentation_pause)."""
+        return presentation_pause(events)
 
 
 GAME: Game[DalmutiState] = DalmutiGame()  # mypy checks the class against the contract here

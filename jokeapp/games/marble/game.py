@@ -18,6 +18,7 @@ from jokeapp.games.marble.dice import roll
 from jokeapp.games.marble.island import pay_island_fee, use_escape_card
 from jokeapp.games.marble.legal import legal_actions
 from jokeapp.games.marble.options import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, check_players
+from jokeapp.games.marble.presentation import presentation_pause
 from jokeapp.games.marble.ranking import game_result
 from jokeapp.games.marble.serial import from_json, to_json
 from jokeapp.games.marble.space import space_travel
@@ -115,3 +116,11 @@ class MarbleGame:
 
     def from_json(self, data: Mapping[str, Any]) -> MarbleState:
         return from_json(data)
+
+    # Optional hooks of the contract (jokeapp.core.contract.round_of / presentation_pause).
+
+    def round_of(self, state: MarbleState) -> int:
+        return state.round
+
+    def presentation_pause(self, events: Sequence[Event]) -> float:
+        return presentation_pause(events)
