@@ -18,6 +18,10 @@ SUBCOMMANDS = {
     "replay": ("jokeapp.sim.verify", "re-compute game records from their seeds and actions"),
     "serve": ("jokeapp.server.cli", "run the room server"),
     "schema": ("jokeapp.server.schema", "print the JSON Schema of the wire messages"),
+    "codes": (
+        "jokeapp.server.codes_doc",
+        "print the error code table (Markdown) or write it into a doc",
+    ),
 }
 
 

@@ -25,14 +25,6 @@ _SPECS = "__option_specs__"
 _KEYS = "__option_keys__"
 
 
-def _show(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
-
-
 def _same(a: object, b: object) -> bool:
     # True == 1 in Python; an option's choice must match in type as well.
     return type(a) is type(b) and a == b
@@ -45,14 +37,10 @@ def resolve_options(specs: Sequence[OptionSpec], given: Mapping[str, Any] | None
     for key, value in (given or {}).items():
         spec = table.get(key)
         if spec is None:
-            known = ", ".join(table)
-            raise InvalidOptions("unknown_option", f"알 수 없는 옵션이에요: {key} (가능한 옵션: {known})")
+            raise InvalidOptions("unknown_option", detail={"key": key, "known": list(table)})
         if not any(_same(value, choice) for choice in spec.choices):
-            allowed = ", ".join(_show(c) for c in spec.choices)
-            raise InvalidOptions(
-                "invalid_option_value",
-                f"옵션 {key}의 값 {_show(value)}은(는) 쓸 수 없어요 (가능한 값: {allowed})",
-            )
+            detail = {"key": key, "value": value, "choices": list(spec.choices)}
+            raise InvalidOptions("invalid_option_value", detail=detail)
         resolved[key] = value
     return resolved
 

@@ -86,7 +86,7 @@ def test_illegal_actions_are_refused_with_korean_messages() -> None:
         ("p1", {"type": "BUY"}, "wrong_phase"),
         ("p1", {"type": "SELL", "pos": 1, "what": "top"}, "not_in_debt"),
         ("zz", {"type": "ROLL"}, "not_a_player"),
-        ("p1", {"type": "ROLL", "n": 1}, "bad_action"),
+        ("p1", {"type": "ROLL", "n": 1}, "malformed_action"),
         ("p1", {"type": "USE_ESCAPE_CARD"}, "not_on_island"),
         ("p1", {"type": "SPACE_TRAVEL", "dest": 5}, "not_space_travel"),
         ("p2", {"type": "TRADE_RESPOND", "accept": True}, "not_asked"),

@@ -33,19 +33,17 @@ MAX_PLAYERS = 8
 
 def check_players(players: Sequence[str]) -> None:
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise InvalidOptions(
-            "invalid_player_count",
-            f"신분 카드 게임은 {MIN_PLAYERS}~{MAX_PLAYERS}명이 함께해야 해요 (지금 {len(players)}명).",
-        )
+        detail = {"min": MIN_PLAYERS, "max": MAX_PLAYERS, "count": len(players)}
+        raise InvalidOptions("invalid_player_count", detail)
     if len(set(players)) != len(players) or not all(isinstance(p, str) and p for p in players):
-        raise InvalidOptions("invalid_players", "참가자 이름이 비어 있거나 겹쳐요.")
+        raise InvalidOptions("invalid_players")
 
 
 def apply_play_or_pass(state: DalmutiState, actor: str, kind: str, action: Action) -> list[Event]:
     if state.phase.kind != "playing":
-        reject("wrong_phase", "지금은 카드를 낼 때가 아니에요.")
+        reject("wrong_phase")
     if actor != state.current:
-        reject("not_your_turn", "지금은 내 차례가 아니에요.")
+        reject("not_your_turn")
     if kind == "pass":
         check_pass(state)
         return pass_turn(state, actor)
@@ -56,7 +54,7 @@ def apply_play_or_pass(state: DalmutiState, actor: str, kind: str, action: Actio
 
 def apply_confirm(state: DalmutiState, actor: str, action: Action) -> list[Event]:
     if not isinstance(state.phase, RevolutionCheck):
-        reject("wrong_phase", "지금은 손패를 확인할 때가 아니에요.")
+        reject("wrong_phase")
     declare = declared(action)
     check_confirm(state, actor, declare)
     return confirm_hand(state, actor, declare)
@@ -64,7 +62,7 @@ def apply_confirm(state: DalmutiState, actor: str, action: Action) -> list[Event
 
 def apply_return(state: DalmutiState, actor: str, action: Action) -> list[Event]:
     if not isinstance(state.phase, TaxReturn):
-        reject("wrong_phase", "지금은 세금을 돌려줄 때가 아니에요.")
+        reject("wrong_phase")
     owed = owed_by(state, actor)
     cards = cards_from_hand(action, state.hands[actor])
     check_return_count(owed, cards)
@@ -94,9 +92,9 @@ def apply_checked(state: DalmutiState, actor: str, action: Action) -> list[Event
     """Every action, checked in the order of its possible errors."""
     kind = action_type(action)
     if actor not in state.hands:
-        reject("not_a_player", "이 게임의 참가자가 아니에요.")
+        reject("not_a_player")
     if state.phase.kind == "finished":
-        reject("game_over", "게임이 끝났어요.")
+        reject("game_over")
     if kind == "play" or kind == "pass":
         return apply_play_or_pass(state, actor, kind, action)
     if kind == "confirmHand":

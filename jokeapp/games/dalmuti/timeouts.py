@@ -44,7 +44,7 @@ def timeout_lead(hand: list[int]) -> list[int]:
 def on_timeout(state: DalmutiState, player: str) -> Action:
     """The spec's automatic action; never a revolution."""
     if not any(entry.player == player for entry in pending(state)):
-        reject("not_pending", "지금은 내 차례가 아니에요.")
+        reject("not_pending")
     phase = state.phase
     hand = state.hands[player]
     if isinstance(phase, RevolutionCheck):

@@ -87,12 +87,12 @@ class MarbleGame:
     def apply(self, state: MarbleState, actor: str, action: Action) -> list[Event]:
         kind = action_type(action)
         if state.phase == FINISHED:
-            reject("game_over", "게임이 끝났어요.")
+            reject("game_over")
         piece = state.players.get(actor) if type(actor) is str else None
         if piece is None:
-            reject("not_a_player", "이 게임의 참가자가 아니에요.")
+            reject("not_a_player")
         if not piece.alive:
-            reject("out_of_game", "이미 파산해서 구경 중이에요.")
+            reject("out_of_game")
         events: list[Event] = []
         HANDLERS[kind](state, events, actor, action)
         return events

@@ -54,12 +54,10 @@ def check_players(players: Sequence[str]) -> list[str]:
     """2 to 4 distinct ids; ``bank`` and ``fund`` name creditors, so no player may use them."""
     ids = list(players)
     if not MIN_PLAYERS <= len(ids) <= MAX_PLAYERS:
-        raise InvalidOptions(
-            "invalid_player_count",
-            f"세계 여행 땅따먹기는 {MIN_PLAYERS}~{MAX_PLAYERS}명이 함께해요. (지금 {len(ids)}명)",
-        )
+        detail = {"min": MIN_PLAYERS, "max": MAX_PLAYERS, "count": len(ids)}
+        raise InvalidOptions("invalid_player_count", detail)
     if len(set(ids)) != len(ids) or any(type(p) is not str or not p for p in ids):
-        raise InvalidOptions("bad_players", "참가자 이름이 비었거나 겹쳐요.")
+        raise InvalidOptions("invalid_players")
     if any(p in RESERVED_IDS for p in ids):
-        raise InvalidOptions("bad_players", "bank, fund는 참가자 이름으로 쓸 수 없어요.")
+        raise InvalidOptions("reserved_player_id")
     return ids
