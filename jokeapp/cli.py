@@ -19,6 +19,10 @@ SUBCOMMANDS = {
     "serve": ("jokeapp.server.cli", "run the room server"),
     "schema": ("jokeapp.server.schema", "print the JSON Schema of the wire messages"),
     "tables": ("jokeapp.server.tables", "print each game's fixed tables (board, prices, names) as JSON"),
+    "codes": (
+        "jokeapp.server.codes_doc",
+        "print the error code table (Markdown) or write it into a doc",
+    ),
 }
 
 

@@ -17,6 +17,27 @@ from jokeapp.bench import engines
 from jokeapp.bench.machine import describe, pin_to_one_core
 
 SECTIONS = ("engines", "load", "capacity", "profile")
+HEADINGS = {  # how each section's Markdown begins
+    "engines": "## Engines",
+    "load": "## Room server load",
+    "capacity": "## Capacity",
+    "profile": "## Profile",
+}
+
+
+def kept_sections(path: Path) -> dict[str, list[str]]:
+    """The sections of an earlier BENCHMARKS.md, by name, so a partial run keeps the rest."""
+    if not path.exists():
+        return {}
+    found: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("## "):
+            name = next((n for n, h in HEADINGS.items() if line.startswith(h)), None)
+            current = found.setdefault(name, []) if name else None
+        if current is not None:
+            current.append(line)
+    return {name: lines[:-1] if lines and not lines[-1] else lines for name, lines in found.items()}
 
 
 def engine_section(runs: int, marble_games: int, dalmuti_games: int) -> list[str]:
@@ -25,6 +46,8 @@ def engine_section(runs: int, marble_games: int, dalmuti_games: int) -> list[str
     lines = [
         "## Engines (one process, one core)",
         "",
+        f"Measured {dt.date.today().isoformat()} by `python -m jokeapp.bench --only engines "
+        f"--runs {runs} --marble-games {marble_games} --dalmuti-games {dalmuti_games}`. "
         f"Each run plays whole games between random bots (bot decisions included), {pinned}; "
         f"{runs} runs, marble {marble_games} games a run, dalmuti {dalmuti_games} games a run.",
         "",
@@ -62,11 +85,15 @@ def main(argv: list[str] | None = None) -> int:
     quick = ["--quick"] if args.quick else []
     command = "python -m jokeapp.bench" + (f" --write {args.write}" if args.write else "")
     command += " --quick" if args.quick else ""
+    partial = set(args.only) != set(SECTIONS)
+    command += f" --only {' '.join(args.only)}" if partial else ""
+    kept = kept_sections(args.write) if args.write and partial else {}
     lines = [
         "# Benchmarks",
         "",
         f"Written {dt.date.today().isoformat()} by `{command}` (`make bench`); every section "
-        "names the command that measured it.",
+        "names the command that measured it."
+        + (" Sections this run did not measure are kept from the run that did." if kept else ""),
         "",
         f"Machine: {describe()}.",
     ]
@@ -83,10 +110,11 @@ def main(argv: list[str] | None = None) -> int:
     }
     if "engines" in args.only:
         games = (2, 5, 5) if args.quick else (args.runs, args.marble_games, args.dalmuti_games)
-        lines += ["", *engine_section(*games)]
-    for name in ("load", "capacity", "profile"):
-        if name in measured:
-            lines += ["", *measured[name]]
+        measured["engines"] = engine_section(*games)
+    for name in SECTIONS:
+        section = measured.get(name) or kept.get(name)
+        if section:
+            lines += ["", *section]
     text = "\n".join(lines) + "\n"
     print(text)
     if args.write:

@@ -101,6 +101,8 @@ class _Message(msgspec.Struct):
     type: str
     ack: int | None = None
     clientSeq: int | None = None  # noqa: N815 - wire name
+    code: str | None = None
+    detail: dict[str, Any] | None = None
     pending: list[_Pending] = []
     room: _RoomInfo | None = None
     view: msgspec.Raw = msgspec.Raw(b"null")
@@ -163,6 +165,11 @@ class Seat:
         message = _decode(data)
         kind = message.type
         if kind == "error":
+            # A refused action does not use its clientSeq (docs/protocol.md): reuse it.
+            if message.code == "client_seq_gap" and message.detail:
+                self.seq = int(message.detail["expected"]) - 1
+            elif message.clientSeq is not None and message.code != "duplicate":
+                self.seq = min(self.seq, message.clientSeq - 1)
             if not (self.waiting and message.clientSeq == self.waiting[0]):
                 gen.error()
             else:

@@ -98,6 +98,28 @@ class Game(Protocol, Generic[S]):
     def from_json(self, data: Mapping[str, Any]) -> S: ...
 
 
+class GameStats(Protocol):
+    """Balance statistics over many played games, for the simulator (``joke simulate``).
+
+    A game offers its own as ``GAME.stats`` (a class or factory taking no arguments); the
+    simulator counts results alone for a game without. Sums only, so that batches played in
+    other processes ``merge`` to the figures of one pass.
+    """
+
+    def add(self, record: Mapping[str, Any], state: Any) -> None:
+        """One game: its record (DESIGN.md, "Game records") and its last state. A game cut
+        off at a step cap has ``cutOff`` and no ``result`` in its record."""
+        ...
+
+    def merge(self, other: Any) -> None:
+        """Adds the games of ``other``, a collector of the same kind."""
+        ...
+
+    def lines(self) -> list[str]:
+        """The report, one line of text each."""
+        ...
+
+
 # ---------------------------------------------------------------- optional hooks
 # A game may also define the methods below; the room layer reads them only through these
 # functions, which give the default when a game does not (so older games need no change).

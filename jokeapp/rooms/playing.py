@@ -5,9 +5,11 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
+from jokeapp.core.codes import CLOSE_BY_CODE
 from jokeapp.core.contract import Action, round_of
 from jokeapp.core.errors import GameError
 from jokeapp.rooms import commands as cmd
+from jokeapp.rooms.errors import error_frame
 from jokeapp.rooms.members import token_key
 from jokeapp.store.api import StoreError
 
@@ -18,18 +20,16 @@ log = logging.getLogger(__name__)
 
 
 async def connect(room: Room, command: cmd.Connect) -> None:
-    from jokeapp.rooms.room import CLOSE_BAD_TOKEN, CLOSE_REPLACED, error_message
-
     key = token_key(command.token)
     seat = room.seat_of(key)
     if seat is None and key not in room.spectators:
-        command.conn.send(error_message("bad_token"))
-        command.conn.close(CLOSE_BAD_TOKEN)
+        command.conn.send(error_frame("bad_token"))
+        command.conn.close(CLOSE_BY_CODE["bad_token"])
         return
     old = room.conns.pop(key, None)
     if old is not None:
-        old.send(error_message("replaced"))
-        old.close(CLOSE_REPLACED)
+        old.send(error_frame("replaced"))
+        old.close(CLOSE_BY_CODE["replaced"])
     if seat is not None and not seat.connected:
         seat.connected = True
         seat.disconnected_at = None
@@ -59,25 +59,30 @@ async def disconnect(room: Room, command: cmd.Disconnect) -> None:
 
 
 async def client_action(room: Room, command: cmd.ClientAction) -> None:
-    from jokeapp.rooms.room import error_message
-
     conn = command.conn
     key = room.key_of(conn)
     if key is None:
         return
     seat = room.seat_of(key)
     if seat is None:
-        conn.send(error_message("spectator", command.client_seq))
+        conn.send(error_frame("spectator", command.client_seq))
         return
     if room.status == "lobby" or room.match is None:
-        conn.send(error_message("not_started", command.client_seq))
+        conn.send(error_frame("not_started", command.client_seq))
         return
     if room.status == "finished":
-        conn.send(error_message("game_over", command.client_seq))
+        conn.send(error_frame("game_over", command.client_seq))
         return
     player = seat.player_id
-    if command.client_seq <= room.last_client_seq.get(player, 0):
-        conn.send(error_message("duplicate", command.client_seq))
+    # clientSeq rises by exactly one per applied action of the seat: a repeat is a duplicate,
+    # a jump is refused without changing anything (a refused action does not use its number),
+    # so one bad number can never lock a seat out, and the error says which number comes next.
+    expected = room.last_client_seq.get(player, 0) + 1
+    if command.client_seq < expected:
+        conn.send(error_frame("duplicate", command.client_seq))
+        return
+    if command.client_seq > expected:
+        conn.send(error_frame("client_seq_gap", command.client_seq, {"expected": expected}))
         return
     await _apply(room, player, command.action, auto=False, client_seq=command.client_seq, conn=conn, key=key)
 
@@ -94,18 +99,16 @@ async def _apply(
     room_changed: bool = False,
 ) -> bool:
     """One step of the match: validated by the game, stored, then sent. False if refused."""
-    from jokeapp.rooms.room import error_message
-
     status_before = room.status
     try:
         events = await room.record_step(player, action, auto, client_seq)
     except GameError as exc:
         if conn is not None:
-            conn.send(room.game_error(exc, client_seq))
+            conn.send(error_frame(exc, client_seq))
         return False
     except StoreError:
         if conn is not None:
-            conn.send(error_message("internal", client_seq))
+            conn.send(error_frame("internal", client_seq))
         room.schedule()
         return False
     except Exception:
@@ -114,7 +117,7 @@ async def _apply(
         log.exception("room %s: action %r by %s failed", room.room_id, action, player)
         await room.reload_match()
         if conn is not None:
-            conn.send(error_message("invalid_action", client_seq))
+            conn.send(error_frame("malformed_action", client_seq))
         room.schedule()
         return False
     ack = (key, client_seq) if key is not None and client_seq is not None else None

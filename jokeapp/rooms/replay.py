@@ -25,7 +25,7 @@ EVERYONE = "all"
 
 
 def unknown_viewer() -> RoomError:
-    return RoomError("seat_not_found", "그 자리를 찾을 수 없어요.", 404)
+    return RoomError("seat_not_found")
 
 
 def events_for(game: Game[Any], events: list[Event], viewer: str | None) -> list[Event]:

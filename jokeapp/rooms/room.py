@@ -15,7 +15,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from jokeapp.core.contract import Action, Event, Game, presentation_pause
-from jokeapp.core.errors import GameError
 from jokeapp.core.rng import Rng
 from jokeapp.rooms import commands as cmd
 from jokeapp.rooms.clock import Clock, Timer
@@ -28,25 +27,6 @@ from jokeapp.store.api import AbsenceRow, ActionRow, RoomRow, Store, StoreError
 log = logging.getLogger(__name__)
 
 SNAPSHOT_EVERY = 50  # actions between two stored state snapshots
-CLOSE_BAD_TOKEN = 4401
-CLOSE_KICKED = 4403
-CLOSE_REPLACED = 4409
-
-MESSAGES = {
-    "bad_token": "입장 정보가 올바르지 않아요. 다시 들어와 주세요.",
-    "replaced": "다른 곳에서 같은 자리로 접속해서 이 연결을 닫았어요.",
-    "kicked": "방장이 방에서 내보냈어요.",
-    "spectator": "관전 중에는 할 수 없어요.",
-    "not_started": "아직 게임이 시작되지 않았어요.",
-    "game_over": "게임이 이미 끝났어요.",
-    "duplicate": "이미 처리된 요청이에요.",
-    "invalid_action": "그 행동은 할 수 없어요.",
-    "internal": "서버에 문제가 생겼어요. 잠시 후 다시 해 주세요.",
-}
-
-
-def error_message(code: str, client_seq: int | None = None) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": MESSAGES[code], "clientSeq": client_seq}
 
 
 class Room:
@@ -495,7 +475,3 @@ class Room:
 
     def concede_action(self) -> Mapping[str, Any] | None:
         return self.book.rules.concede
-
-    @staticmethod
-    def game_error(exc: GameError, client_seq: int | None) -> dict[str, Any]:
-        return {"type": "error", "code": exc.code, "message": exc.message, "clientSeq": client_seq}

@@ -45,7 +45,6 @@ class Batch:
 class _Job:
     play_one: PlayOne
     new_stats: Callable[[], Any]
-    game: Any
     encode: Encode | None
 
 
@@ -77,7 +76,7 @@ def _play_batch(job: _Job, seeds: Sequence[int]) -> Batch:
         batch.games += 1
         batch.steps += played.steps
         batch.cut_off += played.cut_off
-        batch.stats.add(job.game, played)
+        batch.stats.add(played.record, played.state)
         if job.encode:
             batch.lines.append(job.encode(played.record))
     return batch
@@ -99,14 +98,13 @@ def play_batches(
     workers: int,
     *,
     new_stats: Callable[[], Any],
-    game: Any,
     encode: Encode | None,
 ) -> Iterator[Batch]:
     """Plays ``play_one(seed)`` for every seed; yields batches in the order of ``seeds``.
 
     With one worker every game is its own batch, played in this process.
     """
-    job = _Job(play_one, new_stats, game, encode)
+    job = _Job(play_one, new_stats, encode)
     workers = max(1, min(workers, len(seeds)))
     if workers == 1 or "fork" not in mp.get_all_start_methods():
         for seed in seeds:

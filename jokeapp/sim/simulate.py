@@ -6,7 +6,6 @@ import argparse
 import json
 import sys
 import time
-from importlib import import_module
 from typing import Any, TextIO
 
 from jokeapp.core.errors import GameError
@@ -16,6 +15,7 @@ from jokeapp.sim.options_arg import parse_option
 from jokeapp.sim.parallel import default_workers, play_batches, worker_count
 from jokeapp.sim.play import DEFAULT_MAX_STEPS, PlayedGame, play_recorded, player_ids
 from jokeapp.sim.progress import ProgressBar
+from jokeapp.sim.stats import stats_for
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -38,11 +38,6 @@ def record_line(record: dict[str, Any]) -> str:
     return json.dumps(record, ensure_ascii=False, separators=(",", ":"), sort_keys=False)
 
 
-def stats_for(game_id: str) -> Any:
-    module = import_module(f"jokeapp.sim.stats_{game_id}")
-    return module.Stats()
-
-
 def main(args: argparse.Namespace) -> int:
     game = get_game(args.game)
     players = args.players or min(game.min_players + 2, game.max_players)
@@ -59,7 +54,7 @@ def main(args: argparse.Namespace) -> int:
         return 2
     ids = player_ids(players)
     bots = {p: game.bots[args.bot] for p in ids}
-    stats = stats_for(game.id)
+    stats = stats_for(game)
     bar = None if args.quiet else ProgressBar(args.games, sys.stderr)
     total_steps = 0
     cut_off = 0
@@ -70,8 +65,8 @@ def main(args: argparse.Namespace) -> int:
         return play_recorded(game, options, ids, seed, bots, args.states, args.max_steps)
 
     seeds = range(args.seed, args.seed + args.games)
-    for batch in play_batches(play_one, seeds, args.workers, new_stats=lambda: stats_for(game.id),
-                              game=game, encode=record_line if args.log else None):
+    for batch in play_batches(play_one, seeds, args.workers, new_stats=lambda: stats_for(game),
+                              encode=record_line if args.log else None):
         total_steps += batch.steps
         cut_off += batch.cut_off
         stats.merge(batch.stats)

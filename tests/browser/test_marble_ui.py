@@ -396,7 +396,6 @@ def test_tips_leave_and_sheets_close_the_way_a_phone_user_expects(new_page: Any)
     assert page.get_by_test_id("marble-table").count() == 1
     page.get_by_test_id("leave").click()
     page.get_by_test_id("leave-confirm").wait_for()
-    page.wait_for_timeout(100)  # a person cannot press a key within the sheet's first frame
     page.keyboard.press("Escape")
     page.get_by_test_id("leave-confirm").wait_for(state="detached")
     assert dialogs == []

@@ -18,7 +18,7 @@ def broken_engine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     """Registers a game ``broken`` whose module has a syntax error."""
     (tmp_path / "broken.py").write_text("GAME = (\n", encoding="utf-8")
     monkeypatch.setattr(registry, "__path__", [*registry.__path__, str(tmp_path)])
-    monkeypatch.setattr(registry, "GAME_IDS", (*GAME_IDS, "broken"))
+    monkeypatch.setitem(registry.ENGINES, "broken", "jokeapp.games.broken")
     monkeypatch.delitem(sys.modules, "jokeapp.games.broken", raising=False)
     return "broken"
 
@@ -28,7 +28,7 @@ def engine_without_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     """Registers a game ``hollow`` whose module imports but defines no GAME."""
     (tmp_path / "hollow.py").write_text("RULES = None\n", encoding="utf-8")
     monkeypatch.setattr(registry, "__path__", [*registry.__path__, str(tmp_path)])
-    monkeypatch.setattr(registry, "GAME_IDS", (*GAME_IDS, "hollow"))
+    monkeypatch.setitem(registry.ENGINES, "hollow", "jokeapp.games.hollow")
     monkeypatch.delitem(sys.modules, "jokeapp.games.hollow", raising=False)
     return "hollow"
 

@@ -182,7 +182,7 @@ def test_trade_checks_at_proposal() -> None:
         ),
         (
             {"to": "p2", "give": {"lands": [], "cash": 1}, "take": {"lands": [], "cash": True}},
-            "bad_action",
+            "malformed_action",
         ),
     ]
     for fields, code in bad:

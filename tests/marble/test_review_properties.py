@@ -62,7 +62,7 @@ def assert_island_and_space_end_the_turn(
 
 def assert_table_follows_the_rules(state: MarbleState, turn_before: int) -> None:
     options = state.options
-    top = 4 if options["landmark"] else 3
+    top = 4 if options.landmark else 3
     for pos, deed in state.owners.items():
         assert deed.level <= (0 if KIND[pos] == TOUR else top), (pos, deed)
     for pid, piece in state.players.items():
@@ -70,7 +70,7 @@ def assert_table_follows_the_rules(state: MarbleState, turn_before: int) -> None
             continue
         assert piece.island_left == 0 or piece.pos == ISLAND_POS, (pid, piece)
         assert not piece.space_pending or piece.pos == SPACE_POS, (pid, piece)
-        if options["monopolyWin"] and state.phase != FINISHED:
+        if options.monopoly_win and state.phase != FINISHED:
             assert monopoly_kind(state, pid) is None, pid
     assert state.cards_this_turn <= MAX_CARDS_PER_TURN
     if state.phase == FINISHED:

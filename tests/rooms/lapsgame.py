@@ -41,14 +41,14 @@ class LapsGame:
 
     def apply(self, state: Any, actor: str, action: Action) -> list[Event]:
         if state["over"]:
-            raise IllegalAction("game_over", "게임이 끝났어요.")
+            raise IllegalAction("game_over")
         kind = action.get("type") if isinstance(action, dict) else None
         if kind == "CONCEDE" and actor in state["alive"]:
             state["alive"][actor] = False
             state["over"] = True
             return [{"type": "conceded", "player": actor}, {"type": "gameOver", "result": self.result(state)}]
         if kind != "go" or state["players"][state["current"]] != actor:
-            raise IllegalAction("not_your_turn", "지금은 차례가 아니에요.")
+            raise IllegalAction("not_your_turn")
         events: list[Event] = [{"type": "went", "player": actor, "round": state["round"], "again": not state["second"]}]
         if not state["second"]:
             state["second"] = True  # the same player goes again, in the same round

@@ -12,7 +12,7 @@ from jokeapp.rooms.clock import FakeClock
 from jokeapp.rooms.manager import RoomManager, installed_games
 from jokeapp.rooms.room import Room
 from jokeapp.store.memory import MemoryStore
-from tests.rooms.conftest import FakeConn, run_until_over, tick
+from tests.rooms.conftest import FakeConn, next_seq, run_until_over, tick
 
 GAMES = installed_games()
 MARBLE_MAX_PAUSE = 2.0  # jokeapp/games/marble/presentation.py: the longest walk allowance
@@ -157,7 +157,7 @@ async def test_dalmuti_three_timeouts_in_a_row_shorten_the_deadline_to_five_seco
     decision = next(d for d in room.book.decisions if d.player == "p1")
     assert pending_of(room, "p1")[0]["deadline"] == int((decision.since + 5) * 1000)
     # acting themselves gives the normal deadline back
-    await room.call(cmd.ClientAction(conns[0], 1, room.game.on_timeout(room.match.state, "p1")))  # type: ignore[union-attr]
+    await room.call(cmd.ClientAction(conns[0], next_seq(room, "p1"), room.game.on_timeout(room.match.state, "p1")))  # type: ignore[union-attr]
     assert room.book.timeouts_in_row["p1"] == 0
 
 
@@ -185,7 +185,7 @@ async def test_marble_leaving_mid_match_passes_host_and_plays_the_seat_at_once(
         # a gone seat acts as soon as the last move has been shown, never after its 60 s
         assert all(p["deadline"] <= (clock.now() + MARBLE_MAX_PAUSE) * 1000 for p in pending_of(room, "p1"))
         if any(p["player"] == "p2" for p in room.pending_info()):
-            await room.call(cmd.ClientAction(conns[1], room.seq + 1000, room.game.on_timeout(room.match.state, "p2")))  # type: ignore[union-attr]
+            await room.call(cmd.ClientAction(conns[1], next_seq(room, "p2"), room.game.on_timeout(room.match.state, "p2")))  # type: ignore[union-attr]
         if room.status == "finished":
             break
     assert any(actor == "p1" for actor, _ in autos(store, room))

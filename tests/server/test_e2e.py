@@ -209,6 +209,8 @@ async def test_http_refusals_use_the_error_body(server: ServerProcess, api: Api)
     ]
     for method, path, token, body, status, error in cases:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
+        if body:
+            headers["Content-Type"] = "application/json"
         r = await api.http.request(method, path, content=body, headers=headers)
         assert (r.status_code, r.json()["error"]["code"]) == (status, error), (path, r.text)
     joined = await api.join(code, "b")

@@ -11,7 +11,7 @@ from jokeapp.core.options import resolve_options
 from jokeapp.games import get_game
 from jokeapp.sim.play import play_recorded, player_ids
 from jokeapp.sim.progress import ProgressBar
-from jokeapp.sim.simulate import stats_for
+from jokeapp.sim.stats import stats_for
 
 GAMES = [("marble", "4"), ("dalmuti", "5")]
 
@@ -78,14 +78,14 @@ def test_merged_batches_give_the_statistics_of_one_pass(game: str, players: str)
     ids = player_ids(int(players))
     bots = {p: g.bots["random"] for p in ids}
     played = [play_recorded(g, options, ids, seed, bots) for seed in range(40, 52)]
-    whole = stats_for(game)
+    whole = stats_for(g)
     for p in played:
-        whole.add(g, p)
-    merged = stats_for(game)
+        whole.add(p.record, p.state)
+    merged = stats_for(g)
     for part in (played[:5], played[5:6], played[6:]):
-        batch = stats_for(game)
+        batch = stats_for(g)
         for p in part:
-            batch.add(g, p)
+            batch.add(p.record, p.state)
         merged.merge(batch)
     assert merged.lines() == whole.lines()
 

@@ -36,7 +36,8 @@ export interface WireProtocol {
   replayFrame?: ReplayFrame;
 }
 /**
- * A game action. ``clientSeq`` rises by one per action of this seat; a repeat is ignored.
+ * A game action. ``clientSeq`` is the seat's last applied one + 1 (a repeat: duplicate,
+ * a jump: client_seq_gap; a refused action does not use its number).
  */
 export interface ActionMessage {
   type: "action";
@@ -123,6 +124,7 @@ export interface ErrorMessage {
   code: string;
   message: string;
   clientSeq?: number | null;
+  detail?: {} | null;
 }
 export interface PongMessage {
   type: "pong";
@@ -199,6 +201,7 @@ export interface ErrorResponse {
 export interface ErrorDetail {
   code: string;
   message: string;
+  detail?: {} | null;
 }
 export interface ReplayResponse {
   game: string;

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 
 /** A bottom sheet for decisions; `onClose` adds a close button and Esc (info sheets only:
  * a decision is never taken by a stray key). `pos` names the board square it is about. */
@@ -11,14 +11,19 @@ export function Sheet({ title, children, onClose, testId, timer, pos }: {
   timer?: ComponentChildren;
   pos?: number;
 }) {
-  useEffect(() => {
-    if (!onClose) return undefined;
+  // Esc works from the first frame the sheet is seen: the listener is attached before the
+  // browser paints (a layout effect) and once per sheet, reading the latest onClose.
+  const close = useRef(onClose);
+  close.current = onClose;
+  const closable = onClose !== undefined;
+  useLayoutEffect(() => {
+    if (!closable) return undefined;
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') onClose();
+      if (e.key === 'Escape') close.current?.();
     };
     addEventListener('keydown', onKey);
     return () => removeEventListener('keydown', onKey);
-  }, [onClose]);
+  }, [closable]);
   return (
     <div class="sheet-backdrop" onClick={onClose}>
       <section class="sheet" role="dialog" aria-label={title} data-testid={testId} data-pos={pos} onClick={(e) => e.stopPropagation()}>

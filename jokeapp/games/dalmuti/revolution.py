@@ -41,11 +41,11 @@ def check_confirm(state: DalmutiState, actor: str, declare: bool) -> None:
     assert isinstance(phase, RevolutionCheck)
     done = phase.confirmed.get(actor)
     if done is None:
-        reject("not_a_player", "이 게임의 참가자가 아니에요.")
+        reject("not_a_player")
     if done:
-        reject("already_confirmed", "이미 손패를 확인했어요.")
+        reject("already_confirmed")
     if declare and not holds_both_jesters(state.hands[actor]):
-        reject("no_two_jesters", "광대 2장이 있어야 혁명할 수 있어요.")
+        reject("no_two_jesters")
 
 
 def confirm_hand(state: DalmutiState, actor: str, declare: bool) -> list[Event]:

@@ -10,16 +10,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from jokeapp.core.options import resolve_options
+from jokeapp.core.options import options_from, options_json
 from jokeapp.core.rng import Rng
 from jokeapp.games.dalmuti.data import CARD_IDS, CARD_INDEX, CARD_NUMBERS, JESTERS, card_json, deck
-from jokeapp.games.dalmuti.options import OPTIONS
+from jokeapp.games.dalmuti.options import DalmutiOptions
 from jokeapp.games.dalmuti.rounds import round_totals
 from jokeapp.games.dalmuti.state import (
     GREAT_REVOLUTION,
     NO_REVOLUTION,
     REVOLUTION,
-    DalmutiOptions,
     DalmutiState,
     Finished,
     FirstRankDraw,
@@ -44,7 +43,7 @@ def ids(cards: Any) -> list[str]:
 
 def to_json(state: DalmutiState) -> dict[str, Any]:
     return {
-        "options": state.options.to_dict(),
+        "options": options_json(state.options),
         "rng": state.rng.to_json(),
         "players": list(state.players),
         "order": list(state.order),
@@ -221,7 +220,7 @@ def from_json(data: Mapping[str, Any]) -> DalmutiState:
     """A state from its JSON. Only ``players`` and ``hands`` are required; every other field,
     the project's additions above all (``discard``, ``revolutionBy``, pile ``by``, ``seq``,
     ``declaredBy``), is derived when absent, and cards must each be in one place."""
-    options = DalmutiOptions.from_dict(resolve_options(OPTIONS, data.get("options", {})))
+    options = options_from(DalmutiOptions, data.get("options", {}))
     players = list(data["players"])
     order = list(data.get("order", players))
     if sorted(order) != sorted(players) or len(set(players)) != len(players):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from jokeapp.core.contract import Event
+from jokeapp.core.options import options_json
 from jokeapp.games.dalmuti.data import CARD_IDS, card_json, rank_title
 from jokeapp.games.dalmuti.revolution import can_declare, has_declared
 from jokeapp.games.dalmuti.rounds import game_result
@@ -76,7 +77,7 @@ def view(state: DalmutiState, viewer: str | None) -> dict[str, Any]:
     shown: dict[str, Any] = {
         "game": "dalmuti",
         "viewer": viewer,
-        "options": state.options.to_dict(),
+        "options": options_json(state.options),
         "players": list(state.players),
         "order": list(state.order),
         "titles": {player: rank_title(place, seats) for place, player in enumerate(state.order)},

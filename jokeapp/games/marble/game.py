@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from jokeapp.core.contract import Action, BotPolicy, Event, Pending, WireTypes
-from jokeapp.core.options import resolve_options
+from jokeapp.core.options import options_from
 from jokeapp.core.rng import Rng
 from jokeapp.games.marble import actions as A
 from jokeapp.games.marble.actions import action_type, reject
@@ -17,12 +17,19 @@ from jokeapp.games.marble.decision import build, buy, pass_decision, takeover
 from jokeapp.games.marble.dice import roll
 from jokeapp.games.marble.island import pay_island_fee, use_escape_card
 from jokeapp.games.marble.legal import legal_actions
-from jokeapp.games.marble.options import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, check_players
+from jokeapp.games.marble.options import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    OPTIONS,
+    MarbleOptions,
+    check_players,
+)
 from jokeapp.games.marble.presentation import presentation_pause
 from jokeapp.games.marble.ranking import game_result
 from jokeapp.games.marble.serial import from_json, to_json
 from jokeapp.games.marble.space import space_travel
 from jokeapp.games.marble.state import FINISHED, MarbleState, Player
+from jokeapp.games.marble.stats import MarbleStats
 from jokeapp.games.marble.tables import display_tables
 from jokeapp.games.marble.timeouts import on_timeout, pending
 from jokeapp.games.marble.trade import propose_trade, respond_trade
@@ -54,6 +61,7 @@ class MarbleGame:
     max_players = MAX_PLAYERS
     options = OPTIONS
     wire = WireTypes(action=MarbleAction, event=MarbleEvent, view=MarbleView)
+    stats = MarbleStats  # the simulator's balance statistics
 
     def __init__(self, bots: Mapping[str, BotPolicy]) -> None:
         self.bots = bots
@@ -63,14 +71,14 @@ class MarbleGame:
     ) -> tuple[MarbleState, list[Event]]:
         """Turn order first, then the deck, both shuffled by the game's rng; no setup events
         (the order is in the state for everyone to see)."""
-        resolved = resolve_options(OPTIONS, options)
+        resolved = options_from(MarbleOptions, options)
         seats = check_players(players)
         rng = Rng.from_seed(seed)
         order = list(seats)
         rng.shuffle(order)
         deck = list(CARD_IDS)
         rng.shuffle(deck)
-        money: int = resolved["startMoney"]
+        money = resolved.start_money
         table = {p: Player(cash=money) for p in seats}
         return MarbleState(resolved, rng, order, table, deck), []
 
@@ -80,12 +88,12 @@ class MarbleGame:
     def apply(self, state: MarbleState, actor: str, action: Action) -> list[Event]:
         kind = action_type(action)
         if state.phase == FINISHED:
-            reject("game_over", "게임이 끝났어요.")
+            reject("game_over")
         piece = state.players.get(actor) if type(actor) is str else None
         if piece is None:
-            reject("not_a_player", "이 게임의 참가자가 아니에요.")
+            reject("not_a_player")
         if not piece.alive:
-            reject("out_of_game", "이미 파산해서 구경 중이에요.")
+            reject("out_of_game")
         events: list[Event] = []
         HANDLERS[kind](state, events, actor, action)
         return events

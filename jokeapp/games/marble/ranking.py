@@ -79,7 +79,7 @@ def monopolist(state: MarbleState) -> tuple[str, str] | None:
     """Who won by a monopoly, and which: with ``monopolyWin`` a monopoly ends the game the
     moment it forms, so any survivor holding one is the winner. Forming one is always the
     current player's doing (buy, takeover, their trade), so they are asked first."""
-    if not state.options["monopolyWin"]:
+    if not state.options.monopoly_win:
         return None
     order = state.order
     start = state.current

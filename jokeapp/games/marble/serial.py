@@ -15,11 +15,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from jokeapp.core.options import resolve_options
+from jokeapp.core.options import options_from, options_json
 from jokeapp.core.rng import Rng
 from jokeapp.games.marble import derived
 from jokeapp.games.marble.data import CARD_IDS
-from jokeapp.games.marble.options import OPTIONS
+from jokeapp.games.marble.options import MarbleOptions
 from jokeapp.games.marble.ranking import game_result, monopolist
 from jokeapp.games.marble.state import (
     BANK,
@@ -108,7 +108,7 @@ def trade_json(t: Trade | None) -> dict[str, Any] | None:
 
 def to_json(state: MarbleState) -> dict[str, Any]:
     return {
-        "options": dict(state.options),
+        "options": options_json(state.options),
         "rng": state.rng.to_json(),
         "order": list(state.order),
         "current": state.current,
@@ -208,9 +208,9 @@ def _default_deck(players: Mapping[str, Player]) -> list[str]:
 
 
 def from_json(data: Mapping[str, Any]) -> MarbleState:
-    options = resolve_options(OPTIONS, data.get("options", {}))
+    options = options_from(MarbleOptions, data.get("options", {}))
     players = {
-        str(pid): _player_from_json(p, options["startMoney"]) for pid, p in data["players"].items()
+        str(pid): _player_from_json(p, options.start_money) for pid, p in data["players"].items()
     }
     rng_data = data.get("rng")
     last_roll = data.get("lastRoll")
@@ -242,7 +242,7 @@ def from_json(data: Mapping[str, Any]) -> MarbleState:
         state, None if given is None else [str(p) for p in given]
     )
     state.debt = _debt_from_json(state, data.get("debt"))
-    unlimited = not options["maxRounds"]
+    unlimited = not options.max_rounds
     if state.phase == FINISHED and unlimited and state.alive_count() > 1 and not monopolist(state):
         raise ValueError(
             "a finished game with maxRounds 0 needs a last survivor or a monopoly: "

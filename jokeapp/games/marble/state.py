@@ -7,9 +7,12 @@ be those two words), the same spelling the events use.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from jokeapp.core.rng import Rng
+
+if TYPE_CHECKING:  # options.py imports BANK and FUND from here
+    from jokeapp.games.marble.options import MarbleOptions
 
 BANK = "bank"
 FUND = "fund"
@@ -82,7 +85,7 @@ class Trade:
 
 @dataclass(slots=True)
 class MarbleState:
-    options: dict[str, Any]
+    options: MarbleOptions
     rng: Rng
     order: list[str]
     players: dict[str, Player]

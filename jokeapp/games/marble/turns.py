@@ -21,7 +21,7 @@ def finish_game(state: MarbleState, events: list[Event]) -> None:
 
 def check_monopoly(state: MarbleState, events: list[Event], player: str) -> bool:
     """Ends the game at once when ``monopolyWin`` is on and ``player`` holds a monopoly."""
-    if not state.options["monopolyWin"]:
+    if not state.options.monopoly_win:
         return False
     kind = monopoly_kind(state, player)
     if kind is None:
@@ -54,7 +54,7 @@ def end_turn(state: MarbleState, events: list[Event]) -> None:
         events.append({"type": "roundEnd", "round": state.round})
         # maxRounds = 0 is no limit at all (spec 2): such a game ends only by bankruptcy
         # (or a monopoly, with that option); a tool that must stop caps its own steps.
-        max_rounds: int = state.options["maxRounds"]
+        max_rounds: int = state.options.max_rounds
         if max_rounds and state.round >= max_rounds:
             finish_game(state, events)
             return

@@ -1,5 +1,6 @@
 """Balance statistics of marble bot games: wins by seat, end reasons, rounds, bankruptcies.
 
+The simulator's collector for marble (``GAME.stats``, see jokeapp.core.contract.GameStats).
 Only finished games count; a game cut off at the simulator's step cap has no result (the
 simulator reports how many were cut off).
 """
@@ -7,13 +8,13 @@ simulator reports how many were cut off).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
-from jokeapp.core.contract import Game
-from jokeapp.sim.play import PlayedGame
+from jokeapp.games.marble.state import MarbleState
 
 
-class Stats:
+class MarbleStats:
     def __init__(self) -> None:
         self.games = 0
         self.wins_by_seat: Counter[int] = Counter()
@@ -22,23 +23,22 @@ class Stats:
         self.bankruptcies = 0
         self.seats = 0
 
-    def add(self, game: Game[Any], played: PlayedGame) -> None:
-        self.seats = len(played.players)
-        if played.cut_off:
+    def add(self, record: Mapping[str, Any], state: MarbleState) -> None:
+        self.seats = len(record["players"])
+        if "cutOff" in record:
             return
-        final = game.to_json(played.state)
-        order: list[str] = final["order"]
-        result = played.record["result"]
+        order = state.order
+        result = record["result"]
         self.games += 1
         for winner in result["winners"]:
             self.wins_by_seat[order.index(winner) + 1] += 1
         self.reasons[result["reason"]] += 1
-        self.rounds += int(final["round"])
+        self.rounds += state.round
         self.bankruptcies += sum(
-            1 for step in played.record["steps"] for e in step["events"] if e["type"] == "bankrupt"
+            1 for step in record["steps"] for e in step["events"] if e["type"] == "bankrupt"
         )
 
-    def merge(self, other: Stats) -> None:
+    def merge(self, other: MarbleStats) -> None:
         """Adds the games of ``other`` (another batch of the same run) to these."""
         self.games += other.games
         self.wins_by_seat.update(other.wins_by_seat)

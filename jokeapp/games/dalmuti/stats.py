@@ -1,16 +1,20 @@
 """Balance statistics of dalmuti bot games, per round: how each starting title fares,
-how often revolutions happen and how many tricks a round takes."""
+how often revolutions happen and how many tricks a round takes. The simulator's collector for
+dalmuti (``GAME.stats``, see jokeapp.core.contract.GameStats)."""
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Mapping
 from typing import Any
 
-from jokeapp.core.contract import Game
-from jokeapp.sim.play import PlayedGame
+from jokeapp.core.options import options_from
+from jokeapp.games.dalmuti.options import DalmutiOptions
+from jokeapp.games.dalmuti.setup import start_game
+from jokeapp.games.dalmuti.state import DalmutiState
 
 
-class Stats:
+class DalmutiStats:
     def __init__(self) -> None:
         self.rounds = 0
         self.tricks = 0
@@ -19,10 +23,10 @@ class Stats:
         self.points_sum: defaultdict[int, int] = defaultdict(int)
         self.title_rounds: Counter[int] = Counter()
 
-    def add(self, game: Game[Any], played: PlayedGame) -> None:
-        record = played.record
-        first, _ = game.start(record["options"], record["players"], record["seed"])
-        order: list[str] = list(game.to_json(first)["order"])
+    def add(self, record: Mapping[str, Any], state: DalmutiState) -> None:
+        options = options_from(DalmutiOptions, record["options"])
+        first, _ = start_game(options, record["players"], int(record["seed"]))
+        order = list(first.order)  # the first round's titles, drawn at setup
         for step in record["steps"]:
             for event in step["events"]:
                 kind = event["type"]
@@ -36,7 +40,7 @@ class Stats:
                     self._round_over(order, event)
                     order = list(event["order"])
 
-    def merge(self, other: Stats) -> None:
+    def merge(self, other: DalmutiStats) -> None:
         """Adds the rounds of ``other`` (another batch of the same run) to these."""
         self.rounds += other.rounds
         self.tricks += other.tricks
