@@ -5,9 +5,10 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from jokeapp.core.bots import SeatKnowledge, redacted, seat_knowledge
 from jokeapp.core.contract import Action, Event, Game
 from jokeapp.core.record import Recorder
 
@@ -38,13 +39,16 @@ class Match:
     seed: int
     state: Any
     steps: int = 0
+    # Every event since the match began (or since the snapshot it was restored from): what
+    # the bots' knowledge is made of, each seat getting its own copies.
+    events: list[Event] = field(default_factory=list)
 
     @classmethod
     def begin(
         cls, game: Game[Any], number: int, options: Mapping[str, Any], players: Sequence[str], seed: int
     ) -> Match:
-        state, _ = game.start(options, players, seed)
-        return cls(game, number, dict(options), list(players), seed, state)
+        state, setup_events = game.start(options, players, seed)
+        return cls(game, number, dict(options), list(players), seed, state, events=setup_events)
 
     @classmethod
     def restore(
@@ -78,7 +82,13 @@ class Match:
     def apply(self, actor: str, action: Action) -> list[Event]:
         events = self.game.apply(self.state, actor, action)
         self.steps += 1
+        self.events.extend(events)
         return events
+
+    def knowledge(self, player: str) -> SeatKnowledge:
+        """What ``player``'s seat knows now, for a bot: a copy that later steps leave alone."""
+        seen = tuple(redacted(self.game, self.events, player))
+        return seat_knowledge(self.game, self.state, player, seen)
 
     def record(self, log: Sequence[LoggedStep]) -> dict[str, Any]:
         """The DESIGN.md record, re-computed from the seed and the log."""

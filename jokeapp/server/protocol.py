@@ -133,7 +133,7 @@ class JoinResponse(_Wire):
 
 
 class AddBotRequest(_Wire):
-    policy: str = "heuristic"
+    policy: str = "normal"
 
 
 class AddBotResponse(_Wire):

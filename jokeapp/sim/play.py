@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from jokeapp.core.contract import BotPolicy, Game
+from jokeapp.core.bots import Bot, Budget, SeatLog
+from jokeapp.core.contract import Game
 from jokeapp.core.record import Recorder
 from jokeapp.core.rng import Rng
 
@@ -42,11 +44,17 @@ def play_recorded(
     options: Mapping[str, Any],
     players: Sequence[str],
     seed: int,
-    bots: Mapping[str, BotPolicy],
+    bots: Mapping[str, Bot],
     with_states: bool = False,
+    budget: Budget | None = None,
+    on_move: Callable[[str, float], None] | None = None,
 ) -> PlayedGame:
-    """Plays to the end; when several players are pending, the first listed acts first."""
+    """Plays to the end; when several players are pending, the first listed acts first.
+
+    Each bot is asked with its seat's knowledge only (core.bots.SeatLog). ``budget`` goes to
+    every bot (search bots read it); ``on_move(player, seconds)`` hears how long each took."""
     recorder = Recorder.begin(game, options, players, seed, with_states)
+    seats = SeatLog(game, players, recorder.record["setupEvents"])
     rng = bot_rng(seed)
     state = recorder.state
     steps = 0
@@ -54,7 +62,14 @@ def play_recorded(
         if steps >= MAX_STEPS:
             raise GameDidNotEnd(f"{game.id} seed {seed}: no end after {MAX_STEPS} steps")
         player = game.pending(state)[0].player
-        recorder.step(player, bots[player](state, player, rng))
+        knowledge = seats.knowledge(state, player)
+        if on_move is None:
+            action = bots[player](knowledge, rng, budget)
+        else:
+            started = time.perf_counter()
+            action = bots[player](knowledge, rng, budget)
+            on_move(player, time.perf_counter() - started)
+        seats.add(recorder.step(player, action))
         steps += 1
     return PlayedGame(seed, list(players), recorder.record, state, steps)
 
@@ -64,10 +79,11 @@ def play_fast(
     options: Mapping[str, Any],
     players: Sequence[str],
     seed: int,
-    policy: BotPolicy,
+    policy: Bot,
 ) -> tuple[Any, int]:
     """The benchmark loop: no record, one policy for every seat. Returns (state, steps)."""
-    state, _ = game.start(options, players, seed)
+    state, setup_events = game.start(options, players, seed)
+    seats = SeatLog(game, players, setup_events)
     rng = bot_rng(seed)
     apply, pending, is_over = game.apply, game.pending, game.is_over
     steps = 0
@@ -75,6 +91,6 @@ def play_fast(
         if steps >= MAX_STEPS:
             raise GameDidNotEnd(f"{game.id} seed {seed}: no end after {MAX_STEPS} steps")
         player = pending(state)[0].player
-        apply(state, player, policy(state, player, rng))
+        seats.add(apply(state, player, policy(seats.knowledge(state, player), rng)))
         steps += 1
     return state, steps

@@ -22,7 +22,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=100, help="how many games (default 100)")
     parser.add_argument("--players", type=int, default=None, help="seats (default: the game's minimum+2, capped)")
     parser.add_argument("--seed", type=int, default=1, help="game i (0-based) is played with seed SEED+i")
-    parser.add_argument("--bot", default="random", help="bot policy for every seat: random | heuristic")
+    parser.add_argument("--bot", default="random", help="bot for every seat: random | easy | normal | hard (heuristic = normal)")
     parser.add_argument("--option", action="append", type=parse_option, default=[], metavar="KEY=VALUE")
     parser.add_argument("--log", type=argparse.FileType("w", encoding="utf-8"), help="write records (JSON lines)")
     parser.add_argument("--states", action="store_true", help="records include the full state after every step")

@@ -17,7 +17,8 @@ def test_get_game_returns_marble_with_its_bots() -> None:
     game = get_game("marble")
     assert game.id == "marble" and game.title == "세계 여행 땅따먹기"
     assert (game.min_players, game.max_players) == (2, 4)
-    assert set(game.bots) >= {"random", "heuristic"}
+    assert list(game.bots) == ["random", "easy", "normal", "hard"]
+    assert "heuristic" in game.bots and game.bots["heuristic"] is game.bots["normal"]
 
 
 def test_options_defaults_follow_section_2() -> None:
@@ -257,7 +258,7 @@ def test_heuristic_bot_wins_more_than_random_bots() -> None:
 
     wins: Counter[str] = Counter()
     for seed in range(60):
-        bots = {"h": GAME.bots["heuristic"], "r1": GAME.bots["random"], "r2": GAME.bots["random"]}
+        bots = {"h": GAME.bots["normal"], "r1": GAME.bots["random"], "r2": GAME.bots["random"]}
         played = play_recorded(GAME, {}, list(bots), seed, bots)
         wins.update(played.record["result"]["winners"])
     assert wins["h"] > wins["r1"] + wins["r2"]

@@ -1,0 +1,112 @@
+"""The hard bot: Monte Carlo rollouts of each candidate, the dice as chance.
+
+Marble hides only the deck's order, so each iteration rebuilds the state from the view with
+the unseen cards shuffled (a determinization) and a fresh dice stream, makes one candidate
+move, lets every seat play on with normal's rules for a short horizon, and scores the seat by
+its assets and the tolls its lands can earn against the best opponent. Candidates take turns,
+so each gets the same share of the budget; the best mean wins, ties to normal's choice (it is
+listed first). A budget in iterations gives the same move for the same rng.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from jokeapp.core.bots import BotLevels, Budget, SeatKnowledge
+from jokeapp.core.contract import Action
+from jokeapp.core.rng import Rng
+from jokeapp.games.marble.bots import _space_score, normal_move
+from jokeapp.games.marble.data import CITY, INVESTED, KIND, TOUR
+from jokeapp.games.marble.game import MarbleGame
+from jokeapp.games.marble.landing import toll_of
+from jokeapp.games.marble.state import DEBT, DECIDE, TRADE_RESPONSE, TURN_START, MarbleState
+from jokeapp.games.marble.view_legal import state_from_view, unseen_cards
+
+RULES: Final = MarbleGame(BotLevels({}))  # the rules alone, to play rollouts on
+HORIZON: Final = 40  # actions per rollout after the candidate (about two turns of every seat)
+TOLL_WEIGHT: Final = 0.5  # a land's toll counts this much on top of what was paid for it
+BANKRUPT: Final = -10_000
+MOST_DESTINATIONS: Final = 6  # space travel: the best few by normal's score
+MOST_SALES: Final = 8
+
+
+def candidates(state: MarbleState, player: str, legal: list[Action]) -> list[Action]:
+    """The moves worth searching, normal's first; a single one means nothing to search."""
+    first = normal_move(state, player)
+    phase = state.phase
+    if first["type"] == "PROPOSE_TRADE":
+        return [first]  # normal's fair group offer: not searched
+    if phase == TURN_START and state.players[player].space_pending:
+        budget = state.players[player].cash
+        dests = sorted(
+            (a for a in legal if a["type"] == "SPACE_TRAVEL"),
+            key=lambda a: (-_space_score(state, player, a["dest"], budget), a["dest"]),
+        )
+        moves = dests[:MOST_DESTINATIONS]
+    elif phase in (TURN_START, DECIDE, TRADE_RESPONSE):
+        moves = [a for a in legal if a["type"] != "PROPOSE_TRADE"]
+    elif phase == DEBT:
+        moves = legal[:MOST_SALES]
+    else:
+        moves = []
+    return [first, *(m for m in moves if m != first)]
+
+
+def value(state: MarbleState, player: str) -> float:
+    piece = state.players[player]
+    if not piece.alive:
+        return BANKRUPT
+    worth = float(piece.cash)
+    for pos, deed in state.owners.items():
+        if deed.owner == player:
+            worth += INVESTED[pos][deed.level]
+            if KIND[pos] in (CITY, TOUR):
+                worth += TOLL_WEIGHT * toll_of(state, pos, deed)
+    return worth
+
+
+def score(state: MarbleState, player: str) -> float:
+    """The seat's worth minus the best other's (a win is being ahead of everyone)."""
+    mine = value(state, player)
+    others = [value(state, p) for p in state.order if p != player and state.players[p].alive]
+    return mine - max(others, default=0.0)
+
+
+def rollout(view: Mapping[str, Any], player: str, move: Action, rng: Rng) -> float:
+    deck = unseen_cards(view)
+    rng.shuffle(deck)
+    state = state_from_view(view, deck, Rng(rng.next_u32(), rng.next_u32(), rng.next_u32(), 1))
+    RULES.apply(state, player, move)
+    for _ in range(HORIZON):
+        if RULES.is_over(state):
+            break
+        actor = RULES.pending(state)[0].player
+        RULES.apply(state, actor, normal_move(state, actor))
+    return score(state, player)
+
+
+def search(knowledge: SeatKnowledge, rng: Rng, budget: Budget) -> Action:
+    view, player = knowledge.view, knowledge.player
+    state = state_from_view(view)
+    moves = candidates(state, player, list(knowledge.legal))
+    if len(moves) == 1:
+        return moves[0]
+    totals = [0.0] * len(moves)
+    runs = [0] * len(moves)
+    done = 0
+    while not budget.spent(done):
+        pick = done % len(moves)
+        totals[pick] += rollout(view, player, moves[pick], rng)
+        runs[pick] += 1
+        done += 1
+    means = [totals[i] / runs[i] if runs[i] else float("-inf") for i in range(len(moves))]
+    best = max(range(len(moves)), key=lambda i: (means[i], -i))
+    return moves[best]
+
+
+def hard_bot(knowledge: SeatKnowledge, rng: Rng, budget: Budget | None = None) -> Action:
+    return search(knowledge, rng, budget or DEFAULT_BUDGET)
+
+
+DEFAULT_BUDGET: Final = Budget(iterations=120)
