@@ -46,13 +46,14 @@ def play_recorded(
     seed: int,
     bots: Mapping[str, Bot],
     with_states: bool = False,
-    budget: Budget | None = None,
+    budget: Budget | Callable[[], Budget] | None = None,
     on_move: Callable[[str, float], None] | None = None,
 ) -> PlayedGame:
     """Plays to the end; when several players are pending, the first listed acts first.
 
     Each bot is asked with its seat's knowledge only (core.bots.SeatLog). ``budget`` goes to
-    every bot (search bots read it); ``on_move(player, seconds)`` hears how long each took."""
+    every bot (search bots read it); a callable makes a fresh one per move (a time limit).
+    ``on_move(player, seconds)`` hears how long each move took."""
     recorder = Recorder.begin(game, options, players, seed, with_states)
     seats = SeatLog(game, players, recorder.record["setupEvents"])
     rng = bot_rng(seed)
@@ -63,11 +64,9 @@ def play_recorded(
             raise GameDidNotEnd(f"{game.id} seed {seed}: no end after {MAX_STEPS} steps")
         player = game.pending(state)[0].player
         knowledge = seats.knowledge(state, player)
-        if on_move is None:
-            action = bots[player](knowledge, rng, budget)
-        else:
-            started = time.perf_counter()
-            action = bots[player](knowledge, rng, budget)
+        started = time.perf_counter()
+        action = bots[player](knowledge, rng, budget() if callable(budget) else budget)
+        if on_move is not None:
             on_move(player, time.perf_counter() - started)
         seats.add(recorder.step(player, action))
         steps += 1

@@ -86,27 +86,29 @@ class Table:
         return len(self.finished) >= len(self.sizes) - 1
 
     def moves(self) -> list[Move]:
-        """legal.play_choices for the current seat, plus PASS when following."""
+        """The moves the search weighs for the current seat, a subset of legal.play_choices:
+        a lead plays a whole number, with no jester or all of them (or the jesters alone); a
+        follow uses only the jesters it needs; PASS when following. Splitting a number or
+        spending a spare jester is almost never better, and a narrow tree is searched deeper."""
         counts = self.counts[self.current]
         jesters = counts[JESTER]
         moves: list[Move] = []
         if self.top_rank == 0:
             for number in range(1, JESTER):
-                for used in range(1, counts[number] + 1):
-                    for wild in range(jesters + 1):
-                        moves.append((number, used, wild))
-            for wild in range(1, jesters + 1):
-                moves.append((JESTER, 0, wild))
+                if counts[number]:
+                    moves.append((number, counts[number], 0))
+                    if jesters:
+                        moves.append((number, counts[number], jesters))
+            if jesters:
+                moves.append((JESTER, 0, jesters))
             return moves
         need = self.top_count
-        most_wild = min(jesters, need - 1)
         for number in range(1, self.top_rank):
             have = counts[number]
-            if have + most_wild < need:
-                continue
-            for wild in range(most_wild + 1):
-                if need - wild <= have:
-                    moves.append((number, need - wild, wild))
+            if have >= need:
+                moves.append((number, need, 0))
+            elif have and have + jesters >= need:
+                moves.append((number, have, need - have))
         moves.append(PASS)
         return moves
 

@@ -4,8 +4,9 @@ Marble hides only the deck's order, so each iteration rebuilds the state from th
 the unseen cards shuffled (a determinization) and a fresh dice stream, makes one candidate
 move, lets every seat play on with normal's rules for a short horizon, and scores the seat by
 its assets and the tolls its lands can earn against the best opponent. Candidates take turns,
-so each gets the same share of the budget; the best mean wins, ties to normal's choice (it is
-listed first). A budget in iterations gives the same move for the same rng.
+so each gets the same share of the budget, and all of them meet the same sampled futures
+(common random numbers: the same deck and dice), so the comparison is not drowned by the dice;
+the best mean wins, ties to normal's choice (it is listed first). A budget in iterations gives the same move for the same rng.
 """
 
 from __future__ import annotations
@@ -73,10 +74,11 @@ def score(state: MarbleState, player: str) -> float:
     return mine - max(others, default=0.0)
 
 
-def rollout(view: Mapping[str, Any], player: str, move: Action, rng: Rng) -> float:
+def rollout(view: Mapping[str, Any], player: str, move: Action, chance: Rng) -> float:
+    """One future after ``move``: the deck and every die drawn from ``chance``."""
     deck = unseen_cards(view)
-    rng.shuffle(deck)
-    state = state_from_view(view, deck, Rng(rng.next_u32(), rng.next_u32(), rng.next_u32(), 1))
+    chance.shuffle(deck)
+    state = state_from_view(view, deck, chance)
     RULES.apply(state, player, move)
     for _ in range(HORIZON):
         if RULES.is_over(state):
@@ -95,9 +97,12 @@ def search(knowledge: SeatKnowledge, rng: Rng, budget: Budget) -> Action:
     totals = [0.0] * len(moves)
     runs = [0] * len(moves)
     done = 0
+    chance = rng.copy()
     while not budget.spent(done):
         pick = done % len(moves)
-        totals[pick] += rollout(view, player, moves[pick], rng)
+        if pick == 0:  # a new future, which every candidate then meets (common random numbers)
+            chance = Rng(rng.next_u32(), rng.next_u32(), rng.next_u32(), 1)
+        totals[pick] += rollout(view, player, moves[pick], chance.copy())
         runs[pick] += 1
         done += 1
     means = [totals[i] / runs[i] if runs[i] else float("-inf") for i in range(len(moves))]
