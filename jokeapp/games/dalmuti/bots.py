@@ -2,7 +2,7 @@
 
 random: each of the seat's legal actions with equal chances (play, confirmation, tax return).
 easy: plain play: sheds the worst set that beats the table, spends jesters and low cards
-freely, and one move in five plays any legal action; revolts only from the last two ranks.
+freely, and one move in three plays any legal action; revolts only from the last two ranks.
 normal: sheds the worst sets first, saves low cards and jesters to win back the lead, gives
 back the worst cards as tax, and revolts whenever that spares it or lifts it.
 hard: normal outside play; in play, information-set MCTS (ismcts.py).
@@ -25,7 +25,7 @@ from jokeapp.games.dalmuti.view_legal import view_hand, view_top
 
 LOW_NUMBER: Final = 3  # numbers this good are kept back while the hand is still long
 SHORT_HAND: Final = 4  # cards left after a play at which keeping anything back stops paying
-EASY_SLIP: Final = 5  # easy plays any legal action one move in this many
+EASY_SLIP: Final = 3  # easy plays any legal action one move in this many
 
 
 def random_bot(knowledge: SeatKnowledge, rng: Rng, budget: Budget | None = None) -> Action:

@@ -1,8 +1,8 @@
 """Bots: ``(knowledge, rng, budget) -> action``, deciding from the seat's view only.
 
 random: uniform over the legal actions other than trades, and now and then a small random
-trade. easy: buys whatever it can pay for, builds with a small reserve, never takes over or
-pays to leave the island, and one decision in five is any legal one. normal: buys and builds
+trade. easy: buys whatever land it can pay for, builds villas only, never takes over or pays
+to leave the island, and one decision in three is any legal one. normal: buys and builds
 keeping a cash reserve, travels wisely, sells the least valuable first, trades fairly.
 hard: Monte Carlo rollouts of each candidate (search.py).
 
@@ -30,6 +30,7 @@ from jokeapp.games.marble.data import (
     LAND_PRICE,
     SPACE_POS,
     TOUR,
+    VILLA,
 )
 from jokeapp.games.marble.landing import toll_of
 from jokeapp.games.marble.state import DEBT, DECIDE, TRADE_RESPONSE, TURN_START, MarbleState, Trade
@@ -38,7 +39,7 @@ from jokeapp.games.marble.view_legal import state_from_view
 
 RANDOM_TRADE_ODDS = 16  # one turn start in this many tries a trade (when trading is on)
 SMALL_CASH = 20
-EASY_SLIP = 5  # easy makes any legal non-trade choice one decision in this many
+EASY_SLIP = 3  # easy makes any legal non-trade choice one decision in this many
 EASY_RESERVE = 10
 
 
@@ -215,13 +216,14 @@ def normal_bot(knowledge: SeatKnowledge, rng: Rng, budget: Budget | None = None)
 
 
 def _easy_decide(state: MarbleState, player: str) -> Action:
+    """Buys any land it can pay for; builds villas only (the cheap first step)."""
     decision = state.decision
     assert decision is not None
     cash = state.players[player].cash
     if decision.can_buy and LAND_PRICE[decision.pos] <= cash:
         return {"type": "BUY"}
     level = decision.can_build
-    if level is not None and BUILD_COST[decision.pos][level] + EASY_RESERVE <= cash:
+    if level == VILLA and BUILD_COST[decision.pos][level] + EASY_RESERVE <= cash:
         return {"type": "BUILD", "level": level}
     return {"type": "PASS"}
 

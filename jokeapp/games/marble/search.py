@@ -3,7 +3,8 @@
 Marble hides only the deck's order, so each iteration rebuilds the state from the view with
 the unseen cards shuffled (a determinization) and a fresh dice stream, makes one candidate
 move, lets every seat play on with normal's rules for a short horizon, and scores the seat by
-its assets and the tolls its lands can earn against the best opponent. Candidates take turns,
+its total assets and the tolls its lands can still earn, against the best opponent (or by
+the result, when the game ends within the horizon). Candidates take turns,
 so each gets the same share of the budget, and all of them meet the same sampled futures
 (common random numbers: the same deck and dice), so the comparison is not drowned by the dice;
 the best mean wins, ties to normal's choice (it is listed first). A budget in iterations gives the same move for the same rng.
@@ -18,16 +19,18 @@ from jokeapp.core.bots import BotLevels, Budget, SeatKnowledge
 from jokeapp.core.contract import Action
 from jokeapp.core.rng import Rng
 from jokeapp.games.marble.bots import _space_score, normal_move
-from jokeapp.games.marble.data import CITY, INVESTED, KIND, TOUR
+from jokeapp.games.marble.data import CITY, KIND, TOUR
 from jokeapp.games.marble.game import MarbleGame
 from jokeapp.games.marble.landing import toll_of
+from jokeapp.games.marble.ranking import total_assets
 from jokeapp.games.marble.state import DEBT, DECIDE, TRADE_RESPONSE, TURN_START, MarbleState
 from jokeapp.games.marble.view_legal import state_from_view, unseen_cards
 
 RULES: Final = MarbleGame(BotLevels({}))  # the rules alone, to play rollouts on
-HORIZON: Final = 40  # actions per rollout after the candidate (about two turns of every seat)
-TOLL_WEIGHT: Final = 0.5  # a land's toll counts this much on top of what was paid for it
+HORIZON: Final = 100  # actions per rollout after the candidate (a round or two)
 BANKRUPT: Final = -10_000
+WON: Final = 1_000
+UNLIMITED_ROUNDS_LEFT: Final = 10
 MOST_DESTINATIONS: Final = 6  # space travel: the best few by normal's score
 MOST_SALES: Final = 8
 
@@ -54,23 +57,35 @@ def candidates(state: MarbleState, player: str, legal: list[Action]) -> list[Act
     return [first, *(m for m in moves if m != first)]
 
 
-def value(state: MarbleState, player: str) -> float:
+def toll_weight(state: MarbleState) -> float:
+    """How many times a land's toll is still likely to be paid: each other survivor's turn
+    lands on a given square about one time in 40, for every round left."""
+    limit: int = state.options["maxRounds"]
+    left = max(0, limit - state.round) if limit else UNLIMITED_ROUNDS_LEFT
+    return (state.alive_count() - 1) * left / 40
+
+
+def value(state: MarbleState, player: str, weight: float) -> float:
+    """Total assets (ranking.total_assets: what the round limit ranks by) plus expected tolls."""
     piece = state.players[player]
     if not piece.alive:
         return BANKRUPT
-    worth = float(piece.cash)
+    worth = float(total_assets(state, player))
     for pos, deed in state.owners.items():
-        if deed.owner == player:
-            worth += INVESTED[pos][deed.level]
-            if KIND[pos] in (CITY, TOUR):
-                worth += TOLL_WEIGHT * toll_of(state, pos, deed)
+        if deed.owner == player and KIND[pos] in (CITY, TOUR):
+            worth += weight * toll_of(state, pos, deed)
     return worth
 
 
 def score(state: MarbleState, player: str) -> float:
     """The seat's worth minus the best other's (a win is being ahead of everyone)."""
-    mine = value(state, player)
-    others = [value(state, p) for p in state.order if p != player and state.players[p].alive]
+    if state.result is not None:  # the game ended in the rollout: its ranking is what counts
+        return WON if player in state.result["winners"] else BANKRUPT / 10
+    weight = toll_weight(state)
+    mine = value(state, player, weight)
+    others = [
+        value(state, p, weight) for p in state.order if p != player and state.players[p].alive
+    ]
     return mine - max(others, default=0.0)
 
 
