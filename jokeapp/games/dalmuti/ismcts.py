@@ -3,8 +3,14 @@
 Each iteration deals the cards the seat has not seen into the other hands, consistently with
 what it saw (``determinize``), walks one tree shared by all deals (UCB1 over the moves legal in
 this deal, counting how often each was available), plays the round out with a fast policy and
-credits every player its place. The tree covers the rest of the round; the round's places are
-what the next round's ranks and the points follow.
+credits the seat its place. The tree covers the rest of the round; the round's places are what
+the next round's ranks and the points follow.
+
+Only the seat's own moves branch the tree: the other players move by the rollout policy (normal's
+rule with a random slip), an opponent model. Measured against normal at 200 iterations, 4
+players, 80 one-round games: 68-70% of head-to-head places with the model, 56% when every
+player's moves branched the tree (each opponent playing its own best reply spreads the few
+iterations over moves real players rarely make).
 
 The search runs on ``Table``, a small copy of the round's play rules over card counts (cards of
 one number are interchangeable): the same turn order, passes, lock-outs and trick ends as
@@ -314,9 +320,14 @@ def determinize(seen: Seen, rng: Rng) -> Table:
     )
 
 
-def iterate(root: Node, table: Table, rng: Rng) -> None:
+def iterate(root: Node, table: Table, rng: Rng, me: int) -> None:
+    """One iteration. Only ``me``'s moves branch the tree (UCB1 over the moves this deal
+    allows, counting availability); the others play the rollout policy, an opponent model."""
     node, path = root, [root]
     while not table.over:
+        if table.current != me:
+            table.play(rollout_move(table, rng))
+            continue
         moves = table.moves()
         untried = [m for m in moves if m not in node.children]
         for move in moves:
@@ -356,7 +367,7 @@ def search(knowledge: SeatKnowledge, rng: Rng, budget: Budget) -> Action:
     root = Node(-1)
     done = 0
     while not budget.spent(done):
-        iterate(root, determinize(seen, rng), rng)
+        iterate(root, determinize(seen, rng), rng, seen.me)
         done += 1
     if not root.children:
         return {"type": "pass"}
