@@ -7,11 +7,13 @@ its total assets and the tolls its lands can still earn, against the best oppone
 the result, when the game ends within the horizon). Candidates take turns,
 so each gets the same share of the budget, and all of them meet the same sampled futures
 (common random numbers: the same deck and dice), so the comparison is not drowned by the dice;
-the best mean wins, ties to normal's choice (it is listed first). A budget in iterations gives the same move for the same rng.
+normal's choice (listed first) stands unless another beats it clearly (``pick_move``). A budget in iterations gives the same move for the same rng.
 """
 
 from __future__ import annotations
 
+import math
+import statistics
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -33,6 +35,7 @@ WON: Final = 1_000
 UNLIMITED_ROUNDS_LEFT: Final = 10
 MOST_DESTINATIONS: Final = 6  # space travel: the best few by normal's score
 MOST_SALES: Final = 8
+CLEAR_BY: Final = 2.0
 
 
 def candidates(state: MarbleState, player: str, legal: list[Action]) -> list[Action]:
@@ -109,20 +112,33 @@ def search(knowledge: SeatKnowledge, rng: Rng, budget: Budget) -> Action:
     moves = candidates(state, player, list(knowledge.legal))
     if len(moves) == 1:
         return moves[0]
-    totals = [0.0] * len(moves)
-    runs = [0] * len(moves)
+    scores: list[list[float]] = [[] for _ in moves]  # per candidate, one per future
     done = 0
     chance = rng.copy()
     while not budget.spent(done):
         pick = done % len(moves)
         if pick == 0:  # a new future, which every candidate then meets (common random numbers)
             chance = Rng(rng.next_u32(), rng.next_u32(), rng.next_u32(), 1)
-        totals[pick] += rollout(view, player, moves[pick], chance.copy())
-        runs[pick] += 1
+        scores[pick].append(rollout(view, player, moves[pick], chance.copy()))
         done += 1
-    means = [totals[i] / runs[i] if runs[i] else float("-inf") for i in range(len(moves))]
-    best = max(range(len(moves)), key=lambda i: (means[i], -i))
-    return moves[best]
+    return moves[pick_move(scores)]
+
+
+def pick_move(scores: list[list[float]]) -> int:
+    """Normal's move (index 0) unless another beats it clearly: by more than CLEAR_BY standard
+    errors of the paired differences over the futures both met. The dice make most
+    differences noise; a search that chases noise plays worse than the rule it starts from."""
+    base = scores[0]
+    best, best_gain = 0, 0.0
+    for index in range(1, len(scores)):
+        diffs = [a - b for a, b in zip(scores[index], base, strict=False)]
+        if len(diffs) < 2:
+            continue
+        gain = statistics.fmean(diffs)
+        error = statistics.stdev(diffs) / math.sqrt(len(diffs))
+        if gain > CLEAR_BY * error and gain > best_gain:
+            best, best_gain = index, gain
+    return best
 
 
 def hard_bot(knowledge: SeatKnowledge, rng: Rng, budget: Budget | None = None) -> Action:
