@@ -15,6 +15,7 @@ from jokeapp.games import GAME_IDS, get_game
 from jokeapp.sim.options_arg import parse_option
 from jokeapp.sim.play import play_recorded, player_ids
 from jokeapp.sim.progress import ProgressBar
+from jokeapp.sim.tournament import parse_budget
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -23,6 +24,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, default=None, help="seats (default: the game's minimum+2, capped)")
     parser.add_argument("--seed", type=int, default=1, help="game i (0-based) is played with seed SEED+i")
     parser.add_argument("--bot", default="random", help="bot for every seat: random | easy | normal | hard (heuristic = normal)")
+    parser.add_argument("--budget", type=parse_budget, default=None, help="search bots: N iterations or Nms per move")
     parser.add_argument("--option", action="append", type=parse_option, default=[], metavar="KEY=VALUE")
     parser.add_argument("--log", type=argparse.FileType("w", encoding="utf-8"), help="write records (JSON lines)")
     parser.add_argument("--states", action="store_true", help="records include the full state after every step")
@@ -59,7 +61,7 @@ def main(args: argparse.Namespace) -> int:
     total_steps = 0
     started = time.perf_counter()
     for i in range(args.games):
-        played = play_recorded(game, options, ids, args.seed + i, bots, args.states)
+        played = play_recorded(game, options, ids, args.seed + i, bots, args.states, args.budget)
         total_steps += played.steps
         stats.add(game, played)
         if args.log:
