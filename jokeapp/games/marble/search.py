@@ -35,7 +35,7 @@ WON: Final = 1_000
 UNLIMITED_ROUNDS_LEFT: Final = 10
 MOST_DESTINATIONS: Final = 6  # space travel: the best few by normal's score
 MOST_SALES: Final = 8
-CLEAR_BY: Final = 2.0
+CLEAR_BY: Final = 1.0
 
 
 def candidates(state: MarbleState, player: str, legal: list[Action]) -> list[Action]:
