@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test lint unit bench browser-deps client client-test clean
+.PHONY: run test lint unit bench golden browser-deps client client-test clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -48,6 +48,11 @@ test: lint client-test client browser-deps unit
 
 bench: $(STAMP)
 	$(BIN)/python -m jokeapp.bench --write BENCHMARKS.md
+
+# Rewrites the golden playthroughs (tests/golden/*.txt) on purpose, after an intended change of
+# rules, views, events or bots; review their diff before committing.
+golden: $(STAMP)
+	$(BIN)/python -m jokeapp.sim.golden --write tests/golden
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -13,5 +13,8 @@ export default defineConfig({
   test: {
     environment: 'node',
     include: ['tests/**/*.test.ts'],
+    // Some tests run the Python simulator in a subprocess; on a loaded machine that takes
+    // seconds of wall time, so the per-test limit only catches hangs, never slowness.
+    testTimeout: 120_000,
   },
 });

@@ -89,10 +89,35 @@ describe('room session', () => {
     expect(session.act({ type: 'pass' })).toBe(9);
   });
 
+  it('reuses the number of a refused action and takes the expected one after a gap', () => {
+    const { session, sockets } = setup();
+    sockets[0].push(snapshot(1, 4));
+    expect(session.act({ type: 'pass' })).toBe(5);
+    sockets[0].push({ type: 'error', code: 'not_your_turn', message: '지금은 내 차례가 아니에요.', clientSeq: 5 });
+    expect(session.act({ type: 'pass' })).toBe(5);
+    sockets[0].push({ type: 'error', code: 'duplicate', message: '이미 처리된 요청이에요.', clientSeq: 5 });
+    expect(session.act({ type: 'pass' })).toBe(6);
+    sockets[0].push({
+      type: 'error', code: 'client_seq_gap', message: '요청 순서가 어긋났어요. 다시 해 주세요.',
+      clientSeq: 6, detail: { expected: 3 },
+    });
+    expect(session.act({ type: 'pass' })).toBe(3);
+  });
+
+  it('takes lastClientSeq as it is on a new socket, even below what it counted', () => {
+    const { session, sockets, timers } = setup();
+    sockets[0].push(snapshot(1, 7));
+    expect(session.act({ type: 'pass' })).toBe(8); // lost with the socket
+    sockets[0].onclose?.({ code: 1006 });
+    timers.at(-1)!();
+    sockets[1].push(snapshot(3, 7));
+    expect(session.act({ type: 'pass' })).toBe(8);
+  });
+
   it('shows a rejected action message and does not reconnect after a kick', () => {
     const { session, sockets } = setup();
     sockets[0].push(snapshot(1));
-    sockets[0].push({ type: 'error', code: 'insufficient_cash', message: '돈이 부족해요.', clientSeq: 1 });
+    sockets[0].push({ type: 'error', code: 'no_money', message: '돈이 부족해요.', clientSeq: 1 });
     expect(session.state.rejection?.message).toBe('돈이 부족해요.');
     sockets[0].push({ type: 'error', code: 'kicked', message: '방장이 방에서 내보냈어요.' });
     sockets[0].onclose?.({ code: 4403 });

@@ -1,4 +1,9 @@
-"""`python -m jokeapp.bench --write BENCHMARKS.md` (what `make bench` runs)."""
+"""`python -m jokeapp.bench --write BENCHMARKS.md` (what `make bench` runs).
+
+Engines, then the server load test, the capacity ramp and the server profile, each in its
+own process (the engine figures pin their process to one core; the server tools pin a server
+to one core and their generator to the others). Each section names the command that made it.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +15,8 @@ from pathlib import Path
 
 from jokeapp.bench import engines
 from jokeapp.bench.machine import describe, pin_to_one_core
+
+SECTIONS = ("engines", "load", "capacity", "profile")
 
 
 def engine_section(runs: int, marble_games: int, dalmuti_games: int) -> list[str]:
@@ -29,36 +36,57 @@ def engine_section(runs: int, marble_games: int, dalmuti_games: int) -> list[str
     return lines
 
 
-def load_section(rooms: list[int]) -> list[str]:
-    cmd = [sys.executable, "-m", "jokeapp.bench.load", "--markdown", "--rooms", *map(str, rooms)]
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=3000)
+def tool_section(module: str, args: list[str]) -> list[str]:
+    """Runs ``python -m jokeapp.bench.MODULE --section ARGS`` and returns its Markdown."""
+    cmd = [sys.executable, "-m", f"jokeapp.bench.{module}", "--section", *args]
+    print(f"running {' '.join(cmd[1:])}", file=sys.stderr)
+    done = subprocess.run(cmd, stdout=subprocess.PIPE, text=True, timeout=3600)
     if done.returncode != 0:
-        return ["## Room server load", "", f"The load test failed: {done.stderr.strip()[-500:]}"]
+        return [
+            f"## {module}",
+            "",
+            f"`{' '.join(cmd[1:])}` failed (exit {done.returncode}); see its stderr.",
+        ]
     return done.stdout.rstrip().splitlines()
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m jokeapp.bench")
     parser.add_argument("--write", type=Path, help="write the figures to this Markdown file")
-    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--runs", type=int, default=5, help="engine runs")
     parser.add_argument("--marble-games", type=int, default=200)
     parser.add_argument("--dalmuti-games", type=int, default=200)
-    parser.add_argument("--rooms", type=int, nargs="*", default=[10, 100, 1000],
-                        help="room counts of the server load test (none: skip it)")
+    parser.add_argument("--only", nargs="+", choices=SECTIONS, default=list(SECTIONS))
+    parser.add_argument("--quick", action="store_true", help="every section at smoke-test size")
     args = parser.parse_args(argv)
+    quick = ["--quick"] if args.quick else []
+    command = "python -m jokeapp.bench" + (f" --write {args.write}" if args.write else "")
+    command += " --quick" if args.quick else ""
     lines = [
         "# Benchmarks",
         "",
-        f"Measured {dt.date.today().isoformat()} with `make bench` "
-        f"(`python -m jokeapp.bench --write BENCHMARKS.md`).",
+        f"Written {dt.date.today().isoformat()} by `{command}` (`make bench`); every section "
+        "names the command that measured it.",
         "",
         f"Machine: {describe()}.",
-        "",
     ]
-    load = load_section(args.rooms) if args.rooms else []
-    lines += engine_section(args.runs, args.marble_games, args.dalmuti_games)
-    if load:
-        lines += ["", *load]
+    # The server tools first: the engine section pins this process to one core.
+    server_sections = {
+        "load": quick,
+        "capacity": quick,
+        "profile": ["--seconds", "3"] if args.quick else [],
+    }
+    measured = {
+        name: tool_section(name, extra)
+        for name, extra in server_sections.items()
+        if name in args.only
+    }
+    if "engines" in args.only:
+        games = (2, 5, 5) if args.quick else (args.runs, args.marble_games, args.dalmuti_games)
+        lines += ["", *engine_section(*games)]
+    for name in ("load", "capacity", "profile"):
+        if name in measured:
+            lines += ["", *measured[name]]
     text = "\n".join(lines) + "\n"
     print(text)
     if args.write:

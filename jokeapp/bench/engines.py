@@ -60,6 +60,8 @@ def dalmuti(runs: int, games: int) -> list[Figure]:
         per_round.append(rounds / elapsed)
         per_decision.append(steps / elapsed)
     return [
-        Figure("dalmuti: complete rounds/s (5 random bots, default options)", "rounds/s", per_round),
+        Figure(
+            "dalmuti: complete rounds/s (5 random bots, default options)", "rounds/s", per_round
+        ),
         Figure("dalmuti: decisions/s (bot decision + apply)", "decisions/s", per_decision),
     ]

@@ -1,27 +1,44 @@
 """Load test of the room server: many rooms whose seats are real WebSocket clients.
 
-Starts a server process on a fresh SQLite file, opens ``--rooms`` marble rooms of four
-people each, and lets every seat play from its view at full speed (no thinking pause).
-Reports accepted actions per second, the latency from an action sent to its acknowledging
-update, and the server's memory per room. Stops by itself after ``--seconds``.
+Starts one server process on a fresh SQLite file, opens ``--rooms`` marble rooms of four
+seats, and lets every seat play from its view (at full speed, or after ``--think`` seconds).
+Rooms are opened, started and rematched concurrently (at most ``CONCURRENCY`` requests at a
+time per generator process); the measured windows open only once every room has had an
+action accepted. Each window reports, for exactly the same interval:
 
-    python -m jokeapp.bench.load --rooms 10 --rooms 100 --seconds 15
+- rooms playing: rooms with at least one accepted action in the window;
+- accepted actions per second; latency from an action sent to the update that acknowledges it
+  (p50, p99, max);
+- server CPU per accepted action (the server's /proc/PID/stat at the window's open and close)
+  and the load generator's CPU per action (its processes' CPU time over the same window);
+- bytes of an update frame as received by a seat (median, p99);
+- the server's RSS and RSS per room (above the idle server's).
+
+Each row is the median of ``--runs`` consecutive windows on the same server. With two or more
+cores the server runs on the first and the generator on the others (sched_setaffinity), so
+neither steals the other's core.
+
+    python -m jokeapp.bench.load --rooms 10 100 1000 --runs 3 --seconds 10
+    python -m jokeapp.bench.load --quick            # a smoke test: 2 and 10 rooms, 1 window of 2 s
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import multiprocessing as mp
 import os
+import resource
 import signal
 import socket
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
+from array import array
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,8 +47,11 @@ import httpx
 import msgspec
 import websockets
 
-PLAYERS = 4
-CONNECT_CONCURRENCY = 100
+from jokeapp.bench.machine import describe
+
+SEATS = 4  # marble rooms of four
+CONCURRENCY = 100  # requests (and connection openings) in flight per generator process
+PLAYING_TIMEOUT = 300.0  # seconds a grown set of rooms has to have every room playing
 
 
 def marble_policy(view: dict[str, Any], me: str) -> list[dict[str, Any]]:
@@ -51,10 +71,16 @@ def marble_policy(view: dict[str, Any], me: str) -> list[dict[str, Any]]:
         return [*tries, {"type": "PASS"}]
     if phase == "debt":
         mine = sorted(
-            ((int(pos), info["level"]) for pos, info in view["owners"].items() if info and info["owner"] == me),
+            (
+                (int(pos), info["level"])
+                for pos, info in view["owners"].items()
+                if info and info["owner"] == me
+            ),
             key=lambda x: -x[1],
         )
-        tops = [{"type": "SELL", "pos": pos, "what": "top" if level else "all"} for pos, level in mine]
+        tops = [
+            {"type": "SELL", "pos": pos, "what": "top" if level else "all"} for pos, level in mine
+        ]
         return tops + [{"type": "SELL", "pos": pos, "what": "all"} for pos, _ in mine]
     if phase == "tradeResponse":
         return [{"type": "TRADE_RESPOND", "accept": False}]
@@ -65,7 +91,7 @@ class _Pending(msgspec.Struct):
     player: str
 
 
-class _Room(msgspec.Struct):
+class _RoomInfo(msgspec.Struct):
     status: str
 
 
@@ -75,8 +101,10 @@ class _Message(msgspec.Struct):
     type: str
     ack: int | None = None
     clientSeq: int | None = None  # noqa: N815 - wire name
+    code: str | None = None
+    detail: dict[str, Any] | None = None
     pending: list[_Pending] = []
-    room: _Room | None = None
+    room: _RoomInfo | None = None
     view: msgspec.Raw = msgspec.Raw(b"null")
 
 
@@ -84,37 +112,69 @@ _decode = msgspec.json.Decoder(_Message).decode
 _encode = msgspec.json.Encoder().encode
 
 
+# --- one generator process ---------------------------------------------------------------
+
+
 @dataclass
-class Stats:
-    latencies: list[float] = field(default_factory=list)
+class WindowStats:
+    """What one generator process saw during one measured window."""
+
+    latencies: array[float] = field(default_factory=lambda: array("d"))
+    update_bytes: array[int] = field(default_factory=lambda: array("I"))
     accepted: int = 0
-    errors: int = 0
-    measuring: bool = False
+    refused: int = 0  # actions the server refused (the seat then tries its next choice)
+    errors: int = 0  # anything unexpected: an error not answering an action, a dropped socket, …
+    rooms_playing: int = 0
+    cpu_s: float = 0.0
+
+
+class Room:
+    def __init__(self, code: str, token: str) -> None:
+        self.code = code
+        self.token = token
+        self.seats: list[Seat] = []
+        self.played: set[int] = set()  # windows in which an action of this room was accepted
+        self.ever_played = False
+        self.rematching = False
 
 
 class Seat:
-    think = 0.0  # seconds a seat waits before acting (0: full speed)
-
-    def __init__(self, base: str, room: dict[str, Any], token: str, player: str, stats: Stats) -> None:
-        self.url = f"{base}/ws/{room['roomId']}?token={token}"
+    def __init__(self, gen: Generator, room: Room, url: str, player: str, host: bool) -> None:
+        self.gen = gen
+        self.room = room
+        self.url = url
         self.player = player
-        self.stats = stats
+        self.host = host
         self.seq = 0
         self.waiting: tuple[int, float, list[dict[str, Any]]] | None = None
         self.ws: Any = None
         self.status = "lobby"
 
-    async def run(self, stop: asyncio.Event) -> None:
-        async for text in self.ws:
-            if stop.is_set():
-                return
-            await self.on(_decode(text))
+    async def run(self) -> None:
+        try:
+            while True:
+                data = await self.ws.recv(decode=False)
+                await self.on(data)
+        except websockets.ConnectionClosed:
+            if not self.gen.closing:
+                self.gen.error()
 
-    async def on(self, message: _Message) -> None:
+    async def on(self, data: bytes) -> None:
+        gen = self.gen
+        window = gen.window.value
+        message = _decode(data)
         kind = message.type
         if kind == "error":
-            if self.waiting and message.clientSeq == self.waiting[0]:
-                self.stats.errors += self.stats.measuring
+            # A refused action does not use its clientSeq (docs/protocol.md): reuse it.
+            if message.code == "client_seq_gap" and message.detail:
+                self.seq = int(message.detail["expected"]) - 1
+            elif message.clientSeq is not None and message.code != "duplicate":
+                self.seq = min(self.seq, message.clientSeq - 1)
+            if not (self.waiting and message.clientSeq == self.waiting[0]):
+                gen.error()
+            else:
+                if window > 0:
+                    gen.stats(window).refused += 1
                 rest = self.waiting[2]
                 self.waiting = None
                 if rest:
@@ -122,237 +182,585 @@ class Seat:
             return
         if kind not in ("update", "snapshot"):
             return
+        if kind == "update" and window > 0:
+            gen.stats(window).update_bytes.append(len(data))
         if message.room is not None:
             self.status = message.room.status
+            if self.host and self.status == "finished" and not self.room.rematching:
+                self.room.rematching = True
+                gen.spawn(gen.rematch(self.room))
         if self.waiting and message.ack == self.waiting[0]:
-            if self.stats.measuring:
-                self.stats.latencies.append(time.perf_counter() - self.waiting[1])
-                self.stats.accepted += 1
+            self.room.ever_played = True
+            if window > 0:
+                stats = gen.stats(window)
+                stats.latencies.append(time.perf_counter() - self.waiting[1])
+                stats.accepted += 1
+                self.room.played.add(window)
             self.waiting = None
-        mine = any(p.player == self.player for p in message.pending)
-        if self.waiting is None and self.status == "playing" and bytes(message.view) != b"null" and mine:
-            candidates = marble_policy(msgspec.json.decode(message.view), self.player)
-            if candidates and self.think > 0:
-                self.waiting = (-1, 0.0, [])  # thinking: nothing else goes out meanwhile
-                asyncio.get_running_loop().call_later(
-                    self.think, lambda c=candidates: asyncio.ensure_future(self.send(c))  # type: ignore[misc]
-                )
-            elif candidates:
-                await self.send(candidates)
+        if self.waiting is not None or self.status != "playing" or bytes(message.view) == b"null":
+            return
+        if not any(p.player == self.player for p in message.pending):
+            return
+        candidates = marble_policy(msgspec.json.decode(message.view), self.player)
+        if candidates and gen.think > 0:
+            self.waiting = (-1, 0.0, [])  # thinking: nothing else goes out meanwhile
+            asyncio.get_running_loop().call_later(
+                gen.think, lambda: gen.spawn(self.send(candidates))
+            )
+        elif candidates:
+            await self.send(candidates)
 
     async def send(self, candidates: list[dict[str, Any]]) -> None:
         self.seq += 1
         self.waiting = (self.seq, time.perf_counter(), candidates[1:])
-        await self.ws.send(_encode({"type": "action", "clientSeq": self.seq, "action": candidates[0]}).decode())
+        frame = _encode({"type": "action", "clientSeq": self.seq, "action": candidates[0]})
+        with contextlib.suppress(websockets.ConnectionClosed):
+            await self.ws.send(frame.decode())
 
 
-async def _post(http: httpx.AsyncClient, path: str, **kwargs: Any) -> httpx.Response:
-    """A POST that survives a dropped keep-alive connection under load (3 tries)."""
-    for attempt in range(3):
+class Generator:
+    """The rooms of one generator process and the figures of its windows."""
+
+    def __init__(
+        self, address: str, http: httpx.AsyncClient, window: Any, think: float, bots: int
+    ) -> None:
+        self.address = address
+        self.http = http
+        self.window = window  # shared with the parent: >0 while window N is open
+        self.think = think
+        self.bots = bots
+        self.rooms: list[Room] = []
+        self.windows: dict[int, WindowStats] = {}
+        self.sem = asyncio.Semaphore(CONCURRENCY)
+        self.tasks: set[asyncio.Task[Any]] = set()
+        self.closing = False
+        self.cpu_window, self.cpu_mark = 0, 0.0  # the window being charged, CPU at its open
+
+    def error(self) -> None:
+        """Counts something unexpected in the open window (outside windows it shows as rooms not playing)."""
+        window = self.window.value
+        if window > 0:
+            self.stats(window).errors += 1
+
+    def stats(self, window: int) -> WindowStats:
+        found = self.windows.get(window)
+        if found is None:
+            found = self.windows[window] = WindowStats()
+        return found
+
+    def spawn(self, coro: Any) -> None:
+        task = asyncio.ensure_future(coro)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def post(self, path: str, token: str | None = None, **kwargs: Any) -> dict[str, Any]:
+        """A POST that survives a dropped keep-alive connection under load (3 tries)."""
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        for attempt in range(3):
+            try:
+                async with self.sem:
+                    response = await self.http.post(path, headers=headers, **kwargs)
+                if response.status_code >= 400:
+                    raise RuntimeError(f"POST {path}: {response.status_code} {response.text[:200]}")
+                result: dict[str, Any] = response.json()
+                return result
+            except httpx.TransportError:
+                if attempt == 2:
+                    raise
+                await asyncio.sleep(0.2)
+        raise AssertionError("unreachable")
+
+    async def open_room(self) -> Room:
+        created = await self.post(
+            "/api/rooms", json={"game": "marble", "nickname": "p1", "options": {"maxRounds": 30}}
+        )
+        room = Room(created["code"], created["token"])
+        ws_base = f"ws://{self.address}/ws/{created['roomId']}?token="
+        room.seats.append(Seat(self, room, ws_base + created["token"], created["playerId"], True))
+        for i in range(2, SEATS - self.bots + 1):
+            joined = await self.post(f"/api/rooms/{room.code}/join", json={"nickname": f"p{i}"})
+            room.seats.append(
+                Seat(self, room, ws_base + joined["token"], joined["playerId"], False)
+            )
+        for _ in range(self.bots):
+            await self.post(
+                f"/api/rooms/{room.code}/bots", room.token, json={"policy": "heuristic"}
+            )
+        for seat in room.seats:
+            async with self.sem:
+                seat.ws = await websockets.connect(
+                    seat.url, max_size=2**22, ping_interval=None, open_timeout=120
+                )
+        return room
+
+    async def grow(self, total: int) -> int:
+        """Opens and starts rooms until there are ``total``; returns once every room played."""
+        new = await asyncio.gather(*[self.open_room() for _ in range(total - len(self.rooms))])
+        for room in new:
+            for seat in room.seats:
+                self.spawn(seat.run())
+        await asyncio.gather(*[self.post(f"/api/rooms/{r.code}/start", r.token) for r in new])
+        self.rooms.extend(new)
+        deadline = time.monotonic() + PLAYING_TIMEOUT
+        while not all(room.ever_played for room in self.rooms):
+            if time.monotonic() > deadline:
+                idle = sum(not room.ever_played for room in self.rooms)
+                raise RuntimeError(f"{idle} rooms never had an action accepted")
+            await asyncio.sleep(0.05)
+        return len(self.rooms)
+
+    async def rematch(self, room: Room) -> None:
+        """A finished room starts again at once, so the load stays constant."""
         try:
-            return await http.post(path, **kwargs)
-        except httpx.TransportError:
-            if attempt == 2:
-                raise
-            await asyncio.sleep(0.2)
-    raise AssertionError("unreachable")
+            await self.post(f"/api/rooms/{room.code}/rematch", room.token)
+        except RuntimeError:
+            self.error()  # the room would stop playing
+        finally:
+            room.rematching = False
+
+    def sync_cpu(self) -> None:
+        """Charges this process's CPU time to the window that just closed, if one did."""
+        now = self.window.value
+        if now != self.cpu_window:
+            cpu = time.process_time()
+            if self.cpu_window > 0:
+                self.stats(self.cpu_window).cpu_s += cpu - self.cpu_mark
+            self.cpu_window, self.cpu_mark = now, cpu
+
+    async def watch_cpu(self) -> None:
+        """Reads the shared flag often, so each window's CPU time starts and ends with it."""
+        while True:
+            self.sync_cpu()
+            await asyncio.sleep(0.005)
+
+    def report(self, window: int) -> WindowStats:
+        self.sync_cpu()  # the window may have closed since the watcher last looked
+        stats = self.windows.pop(window, WindowStats())
+        stats.rooms_playing = sum(window in room.played for room in self.rooms)
+        return stats
+
+    async def close(self) -> None:
+        self.closing = True
+        await asyncio.gather(
+            *[seat.ws.close() for room in self.rooms for seat in room.seats], return_exceptions=True
+        )
+        for task in list(self.tasks):
+            task.cancel()
 
 
-def _free_port() -> int:
+def _raise_open_files() -> None:
+    """Thousands of rooms need more sockets than the usual soft limit."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    with contextlib.suppress(ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 200_000), max(hard, 200_000)))
+        return
+    with contextlib.suppress(ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+def _worker(
+    address: str, conn: Any, window: Any, think: float, bots: int, cores: set[int] | None
+) -> None:
+    if cores and hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, cores)
+    _raise_open_files()
+    with contextlib.suppress(ImportError):
+        import uvloop
+
+        uvloop.install()
+    try:
+        asyncio.run(_commands(address, conn, window, think, bots))
+    except BaseException as exc:  # the parent reports it instead of waiting forever
+        with contextlib.suppress(Exception):
+            conn.send(("error", f"{type(exc).__name__}: {exc}"))
+        raise
+
+
+async def _commands(address: str, conn: Any, window: Any, think: float, bots: int) -> None:
+    loop = asyncio.get_running_loop()
+    limits = httpx.Limits(max_connections=CONCURRENCY, max_keepalive_connections=CONCURRENCY)
+    async with httpx.AsyncClient(base_url=f"http://{address}", timeout=120, limits=limits) as http:
+        gen = Generator(address, http, window, think, bots)
+        watcher = asyncio.create_task(gen.watch_cpu())
+        while True:
+            command, arg = await loop.run_in_executor(None, conn.recv)
+            if command == "grow":
+                conn.send(("ready", await gen.grow(arg)))
+            elif command == "report":
+                conn.send(("report", gen.report(arg)))
+            else:
+                watcher.cancel()
+                await gen.close()
+                conn.send(("stopped", None))
+                return
+
+
+# --- the parent: server process, generator processes, windows ------------------------------
+
+
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
 
 
-def _cpu_seconds(pid: int) -> float:
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU of a process (all its threads), from /proc/PID/stat."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _rss_kib(pid: int) -> int:
+def run_queue_wait_s(pid: int) -> float:
+    """Seconds the process's main thread was ready to run but waited for a core (schedstat).
+
+    On a shared machine this is the noise: time the server wanted the CPU and did not get it.
+    """
+    try:
+        return int(Path(f"/proc/{pid}/schedstat").read_text().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return float("nan")
+
+
+def rss_kib(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
     return 0
 
 
-async def _open_room(http: httpx.AsyncClient, base_ws: str, stats: Stats, sem: asyncio.Semaphore) -> tuple[dict[str, Any], list[Seat]]:
-    async with sem:
-        created = (await _post(http, "/api/rooms", json={"game": "marble", "nickname": "p1",
-                                                          "options": {"maxRounds": 30}})).json()
-        seats = [Seat(base_ws, created, created["token"], created["playerId"], stats)]
-        for i in range(2, PLAYERS + 1):
-            joined = (await _post(http, f"/api/rooms/{created['code']}/join", json={"nickname": f"p{i}"})).json()
-            seats.append(Seat(base_ws, created, joined["token"], joined["playerId"], stats))
-        for seat in seats:
-            seat.ws = await websockets.connect(seat.url, max_size=2**22, ping_interval=None)
-        return created, seats
+def split_cores() -> tuple[set[int] | None, set[int] | None]:
+    """The server's core and the generator's cores: first core, the rest (None: not pinned)."""
+    if not hasattr(os, "sched_getaffinity"):
+        return None, None
+    cores = sorted(os.sched_getaffinity(0))
+    if len(cores) < 2:
+        return None, None
+    return {cores[0]}, set(cores[1:])
 
 
-async def _rematches(http: httpx.AsyncClient, rooms: list[tuple[dict[str, Any], list[Seat]]], stop: asyncio.Event) -> None:
-    """A finished room starts again at once, so the load stays constant."""
-    while not stop.is_set():
-        await asyncio.sleep(0.5)
-        for created, seats in rooms:
-            if seats[0].status == "finished":
-                seats[0].status = "restarting"
-                await _post(http, f"/api/rooms/{created['code']}/rematch",
-                                headers={"Authorization": f"Bearer {created['token']}"})
+@dataclass
+class Setup:
+    port: int = 0  # 0: a free port
+    think: float = 0.0
+    bots: int = 0  # seats per room played by the server's bots
+    bot_delay: float = 0.0
+    rate: float = 1000.0  # WebSocket messages per second per connection the server allows
+    generators: int = 2
+    db: str | None = None
+    pin: bool = True
 
 
-def measure(
-    rooms: int, seconds: float, warmup: float, workers: int, db: str | None = None, think: float = 0.0
-) -> dict[str, Any]:
-    """Starts a fresh server process, drives it from ``workers`` processes, stops it."""
-    port = _free_port()
-    tmp = tempfile.mkdtemp(prefix="joke-load-")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "jokeapp.cli", "serve", "--port", str(port), "--db", db or f"{tmp}/load.sqlite3",
-         "--bot-delay", "0", "--rate", "1000", "--log-level", "error"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-    try:
-        return drive(f"127.0.0.1:{port}", server.pid, rooms, seconds, warmup, workers, think)
-    finally:
-        server.send_signal(signal.SIGTERM)
+class Server:
+    """`joke serve` in its own process on a fresh SQLite file, pinned to its core."""
+
+    def __init__(self, setup: Setup, core: set[int] | None) -> None:
+        self.port = setup.port or free_port()
+        self.tmp = tempfile.TemporaryDirectory(prefix="joke-load-")
+        cmd = [
+            sys.executable, "-m", "jokeapp.cli", "serve", "--port", str(self.port),
+            "--db", setup.db or f"{self.tmp.name}/load.sqlite3", "--bot-delay", str(setup.bot_delay),
+            "--rate", str(setup.rate), "--log-level", "error",
+        ]  # fmt: skip
+        self.proc = subprocess.Popen(
+            cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=_raise_open_files
+        )
+        if core:
+            os.sched_setaffinity(self.proc.pid, core)
+        self.address = f"127.0.0.1:{self.port}"
+        self._wait_healthy()
+        self.idle_rss_kib = rss_kib(self.proc.pid)
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def _wait_healthy(self) -> None:
+        for _ in range(300):
+            if self.proc.poll() is not None:
+                err = self.proc.stderr.read().decode(errors="replace") if self.proc.stderr else ""
+                raise RuntimeError(f"the server exited: {err.strip()[-500:]}")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"http://{self.address}/api/health", timeout=1).status_code == 200:
+                    return
+            time.sleep(0.1)
+        raise RuntimeError("the server did not start")
+
+    def stop(self) -> None:
+        self.proc.send_signal(signal.SIGTERM)
         try:
-            server.wait(10)
+            self.proc.wait(15)
         except subprocess.TimeoutExpired:
-            server.kill()
+            self.proc.kill()
+            self.proc.wait()
+        self.tmp.cleanup()
 
 
-def drive(
-    address: str, pid: int, rooms: int, seconds: float, warmup: float, workers: int, think: float = 0.0
-) -> dict[str, Any]:
-    """Splits the rooms between generator processes that start measuring together."""
-    _wait_healthy(address)
-    baseline = _rss_kib(pid)
-    ctx = mp.get_context("fork")
-    workers = max(1, min(workers, rooms))
-    barrier = ctx.Barrier(workers + 1)
-    results: Any = ctx.Queue()
-    shares = [rooms // workers + (1 if i < rooms % workers else 0) for i in range(workers)]
-    procs = [ctx.Process(target=_worker, args=(address, n, seconds, warmup, barrier, results, think))
-             for n in shares]
-    for proc in procs:
-        proc.start()
+class Generators:
+    """The load generator processes, commanded over pipes; a shared flag opens a window."""
+
+    def __init__(self, address: str, setup: Setup, cores: set[int] | None) -> None:
+        ctx = mp.get_context("fork")
+        self.window: Any = ctx.RawValue("i", 0)
+        self.count = max(1, setup.generators)
+        self.conns = []
+        self.procs = []
+        for _ in range(self.count):
+            parent, child = ctx.Pipe()
+            proc = ctx.Process(
+                target=_worker, args=(address, child, self.window, setup.think, setup.bots, cores),
+                daemon=True,
+            )  # fmt: skip
+            proc.start()
+            self.conns.append(parent)
+            self.procs.append(proc)
+        self.rooms = 0
+
+    def _ask_all(self, command: str, args: Sequence[Any], timeout: float) -> list[Any]:
+        for conn, arg in zip(self.conns, args, strict=True):
+            conn.send((command, arg))
+        replies = []
+        for conn in self.conns:
+            if not conn.poll(timeout):
+                raise RuntimeError(
+                    f"a load generator did not answer {command!r} in {timeout:.0f} s"
+                )
+            kind, value = conn.recv()
+            if kind == "error":
+                raise RuntimeError(f"a load generator failed: {value}")
+            replies.append(value)
+        return replies
+
+    def grow(self, rooms: int) -> None:
+        """Shares ``rooms`` between the processes; returns when every room is playing."""
+        n = self.count
+        shares = [rooms // n + (1 if i < rooms % n else 0) for i in range(n)]
+        self._ask_all("grow", shares, PLAYING_TIMEOUT + 600)
+        self.rooms = rooms
+
+    def report(self, window: int) -> list[WindowStats]:
+        return list(self._ask_all("report", [window] * self.count, 120))
+
+    def stop(self) -> None:
+        with contextlib.suppress(Exception):
+            self._ask_all("stop", [None] * self.count, 60)
+        for proc in self.procs:
+            proc.join(10)
+            if proc.is_alive():
+                proc.kill()
+
+
+@contextlib.contextmanager
+def running(setup: Setup) -> Iterator[tuple[Server, Generators]]:
+    server_core, generator_cores = split_cores() if setup.pin else (None, None)
+    server = Server(setup, server_core)
+    generators = None
     try:
-        barrier.wait(timeout=300)  # every room is open and every seat connected
-    except threading.BrokenBarrierError:
-        for proc in procs:
-            proc.kill()
-        raise RuntimeError("a load generator failed while opening its rooms") from None
-    time.sleep(warmup)
-    cpu_before = _cpu_seconds(pid)
-    time.sleep(seconds / 2)
-    rss = _rss_kib(pid)
-    time.sleep(seconds / 2)
-    server_cpu = _cpu_seconds(pid) - cpu_before
-    parts = [results.get(timeout=600) for _ in procs]
-    for proc in procs:
-        proc.join(60)
-    lat = sorted(x for part in parts for x in part["latencies"])
-    accepted = sum(part["accepted"] for part in parts)
+        generators = Generators(server.address, setup, generator_cores)
+        yield server, generators
+    finally:
+        if generators:
+            generators.stop()
+        server.stop()
+
+
+def _quantile(sorted_values: Sequence[float], q: float) -> float:
+    if not sorted_values:
+        return float("nan")
+    return float(sorted_values[min(len(sorted_values) - 1, int(len(sorted_values) * q))])
+
+
+def measure_window(
+    server: Server, generators: Generators, number: int, seconds: float
+) -> dict[str, Any]:
+    """One measured window: the server's CPU and the generators' counts over the same interval."""
+    cpu_open = cpu_seconds(server.pid)
+    wait_open = run_queue_wait_s(server.pid)
+    started = time.perf_counter()
+    generators.window.value = number
+    time.sleep(seconds)
+    generators.window.value = 0
+    elapsed = time.perf_counter() - started
+    server_cpu = cpu_seconds(server.pid) - cpu_open
+    server_wait = run_queue_wait_s(server.pid) - wait_open
+    rss = rss_kib(server.pid)
+    parts = generators.report(number)
+    lat = sorted(x for part in parts for x in part.latencies)
+    sizes = sorted(x for part in parts for x in part.update_bytes)
+    accepted = sum(part.accepted for part in parts)
+    per_action = (lambda s: s * 1000 / accepted) if accepted else (lambda s: float("nan"))
     return {
-        "rooms": rooms,
-        "clients": rooms * PLAYERS,
-        "actions_per_s": accepted / seconds,
-        "p50_ms": statistics.median(lat) * 1000 if lat else float("nan"),
-        "p99_ms": lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000 if lat else float("nan"),
+        "rooms": generators.rooms,
+        "rooms_playing": sum(part.rooms_playing for part in parts),
+        "seconds": elapsed,
+        "accepted": accepted,
+        "actions_per_s": accepted / elapsed,
+        "p50_ms": _quantile(lat, 0.5) * 1000,
+        "p99_ms": _quantile(lat, 0.99) * 1000,
+        "max_ms": (lat[-1] if lat else float("nan")) * 1000,
+        "server_cpu_ms_per_action": per_action(server_cpu),
+        "server_cpu_share": server_cpu / elapsed,
+        "server_wait_share": server_wait / elapsed,
+        "generator_cpu_ms_per_action": per_action(sum(part.cpu_s for part in parts)),
+        "update_bytes_p50": _quantile(sizes, 0.5),
+        "update_bytes_p99": _quantile(sizes, 0.99),
         "rss_mib": rss / 1024,
-        "kib_per_room": (rss - baseline) / rooms,
-        "errors": sum(part["errors"] for part in parts),
-        "server_cpu_ms_per_action": server_cpu * 1000 / accepted if accepted else float("nan"),
-        "server_cpu_share": server_cpu / seconds,
+        "kib_per_room": (rss - server.idle_rss_kib) / max(generators.rooms, 1),
+        "errors": sum(part.errors for part in parts),
+        "refused": sum(part.refused for part in parts),
     }
 
 
-def _wait_healthy(address: str) -> None:
-    for _ in range(300):
-        try:
-            if httpx.get(f"http://{address}/api/health", timeout=1).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.1)
-    raise RuntimeError("the server did not start")
+def median_row(windows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Each figure's median over the windows; p99's spread is kept too."""
+    row = {key: statistics.median(w[key] for w in windows) for key in windows[0]}
+    row["rooms"] = windows[0]["rooms"]
+    row["rooms_playing_min"] = min(w["rooms_playing"] for w in windows)
+    row["p99_ms_min"] = min(w["p99_ms"] for w in windows)
+    row["p99_ms_max"] = max(w["p99_ms"] for w in windows)
+    row["errors"] = sum(w["errors"] for w in windows)
+    row["refused"] = sum(w["refused"] for w in windows)
+    row["windows"] = len(windows)
+    return row
 
 
-def _worker(address: str, rooms: int, seconds: float, warmup: float, barrier: Any, results: Any,
-            think: float) -> None:
-    Seat.think = think
-    try:
-        import uvloop
-
-        uvloop.install()
-    except ImportError:
-        pass
-    try:
-        results.put(asyncio.run(_play(address, rooms, seconds, warmup, barrier)))
-    except BaseException:
-        barrier.abort()  # the others and the parent stop waiting instead of hanging
-        raise
+def measure(rooms: int, setup: Setup, runs: int, seconds: float, warmup: float) -> dict[str, Any]:
+    """A fresh server with ``rooms`` playing rooms; ``runs`` windows of ``seconds`` after warm-up."""
+    with running(setup) as (server, generators):
+        generators.grow(rooms)
+        time.sleep(warmup)
+        windows = [measure_window(server, generators, i + 1, seconds) for i in range(runs)]
+    return median_row(windows)
 
 
-async def _play(address: str, rooms: int, seconds: float, warmup: float, barrier: Any) -> dict[str, Any]:
-    stats = Stats()
-    stop = asyncio.Event()
-    async with httpx.AsyncClient(base_url=f"http://{address}", timeout=60,
-                                 limits=httpx.Limits(max_connections=CONNECT_CONCURRENCY)) as http:
-        sem = asyncio.Semaphore(CONNECT_CONCURRENCY)
-        opened = await asyncio.gather(*[_open_room(http, f"ws://{address}", stats, sem) for _ in range(rooms)])
-        readers = [asyncio.create_task(seat.run(stop)) for _, seats in opened for seat in seats]
-        await asyncio.get_running_loop().run_in_executor(None, barrier.wait)
-        for created, _ in opened:
-            await _post(http, f"/api/rooms/{created['code']}/start",
-                            headers={"Authorization": f"Bearer {created['token']}"})
-        restarter = asyncio.create_task(_rematches(http, opened, stop))
-        await asyncio.sleep(warmup)
-        stats.measuring = True
-        await asyncio.sleep(seconds)
-        stats.measuring = False
-        stop.set()
-        restarter.cancel()
-        for _, seats in opened:
-            for seat in seats:
-                await seat.ws.close()
-        for task in readers:
-            task.cancel()
-    return {"latencies": stats.latencies, "accepted": stats.accepted, "errors": stats.errors}
+def _ms(value: float) -> str:
+    return f"{value:,.0f} ms" if value >= 100 else f"{value:.1f} ms"
+
+
+HEADER = (
+    "| rooms | playing | actions/s | p50 | p99 (min–max) | max | server CPU/action "
+    "| generator CPU/action | update bytes p50 / p99 | server RSS | RSS per room | errors |"
+)
 
 
 def table(rows: list[dict[str, Any]]) -> str:
-    lines = [
-        "| rooms | clients | actions/s accepted | p50 ms | p99 ms | server RSS MiB | KiB per room "
-        "| server CPU ms/action | server CPU busy |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
-    ]
+    lines = [HEADER, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in rows:
         lines.append(
-            f"| {r['rooms']} | {r['clients']} | {r['actions_per_s']:.0f} | {r['p50_ms']:.1f} | "
-            f"{r['p99_ms']:.1f} | {r['rss_mib']:.0f} | {r['kib_per_room']:.0f} | "
-            f"{r['server_cpu_ms_per_action']:.2f} | {r['server_cpu_share']:.0%} |"
+            f"| {r['rooms']:,} | {r['rooms_playing_min']:,.0f} | {r['actions_per_s']:,.0f} "
+            f"| {_ms(r['p50_ms'])} | {_ms(r['p99_ms'])} ({_ms(r['p99_ms_min'])}–{_ms(r['p99_ms_max'])}) "
+            f"| {_ms(r['max_ms'])} | {r['server_cpu_ms_per_action']:.2f} ms "
+            f"({r['server_cpu_share']:.0%} busy, {r['server_wait_share']:.0%} waiting) | {r['generator_cpu_ms_per_action']:.2f} ms "
+            f"| {r['update_bytes_p50']:,.0f} / {r['update_bytes_p99']:,.0f} B | {r['rss_mib']:,.0f} MiB "
+            f"| {r['kib_per_room']:,.0f} KiB | {r['errors']} |"
         )
     return "\n".join(lines)
 
 
+def describe_setup(setup: Setup) -> str:
+    server_core, generator_cores = split_cores() if setup.pin else (None, None)
+    pace = "full speed" if setup.think <= 0 else f"each seat thinks {setup.think:g} s before acting"
+    where = (
+        f"server pinned to core {min(server_core)}, generator ({setup.generators} processes) on "
+        f"core{'s' if len(generator_cores or ()) > 1 else ''} {', '.join(map(str, sorted(generator_cores or ())))}"
+        if server_core
+        else f"server and generator ({setup.generators} processes) share the cores"
+    )
+    bots = (
+        f", {setup.bots} server bot(s) per room (delay {setup.bot_delay:g} s)" if setup.bots else ""
+    )
+    return f"marble rooms of {SEATS} seats ({SEATS - setup.bots} WebSocket clients{bots}), {pace}; {where}"
+
+
+def section(args: argparse.Namespace, rows: list[dict[str, Any]], setup: Setup) -> list[str]:
+    return [
+        "## Room server load",
+        "",
+        f"`{command_line(args)}` — {describe_setup(setup)}; one server process on a fresh SQLite "
+        f"file, loopback. Every room has had an action accepted before the windows open; each row "
+        f"is the median of {args.runs} windows of {args.seconds:g} s after {args.warmup:g} s of "
+        "warm-up (p99 also as min–max over the windows). Latency: action sent to the update that "
+        "acknowledges it. CPU per action: CPU time over the window / accepted actions; busy: the "
+        "server's CPU time / the window; waiting: time the server was ready to run but had no core "
+        "(taken by other processes: the noise of a shared machine). Errors: "
+        "anything unexpected (an error not answering an action, a dropped socket, a refused "
+        "rematch); refused actions (the simple policy's first choice refused, its next one sent) "
+        "are not errors.",
+        "",
+        table(rows),
+    ]
+
+
+def command_line(args: argparse.Namespace) -> str:
+    parts = ["python -m jokeapp.bench.load", "--rooms", *map(str, args.rooms)]
+    parts += [
+        "--runs",
+        str(args.runs),
+        "--seconds",
+        f"{args.seconds:g}",
+        "--warmup",
+        f"{args.warmup:g}",
+    ]
+    if args.think:
+        parts += ["--think", f"{args.think:g}"]
+    return " ".join(parts)
+
+
+def add_setup_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--port", type=int, default=0, help="the server's port (default: a free one)"
+    )
+    parser.add_argument(
+        "--db", default=None, help="the server's --db (default: a fresh SQLite file)"
+    )
+    parser.add_argument("--generators", type=int, default=2, help="load generator processes")
+    parser.add_argument(
+        "--no-pin", action="store_true", help="do not pin server and generator to cores"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--rooms", type=int, action="append", help="rooms (repeatable; default 10, 100, 1000)")
-    parser.add_argument("--seconds", type=float, default=15.0, help="measured seconds per size")
-    parser.add_argument("--warmup", type=float, default=3.0)
-    parser.add_argument("--db", default=None, help="the server's --db (default: a fresh SQLite file)")
-    parser.add_argument("--workers", type=int, default=2, help="load generator processes")
-    parser.add_argument("--think", type=float, default=0.0, help="seconds each seat waits before acting")
+    parser = argparse.ArgumentParser(
+        prog="python -m jokeapp.bench.load",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--rooms", type=int, nargs="+", default=[10, 100, 1000], help="room counts")
+    parser.add_argument("--runs", type=int, default=3, help="measured windows per room count")
+    parser.add_argument("--seconds", type=float, default=10.0, help="seconds per window")
+    parser.add_argument("--warmup", type=float, default=3.0, help="seconds after every room plays")
+    parser.add_argument(
+        "--think", type=float, default=0.0, help="seconds a seat waits before acting"
+    )
+    parser.add_argument(
+        "--quick", action="store_true", help="smoke test: 2 and 10 rooms, 1 window of 2 s"
+    )
+    parser.add_argument("--json", action="store_true", help="print the rows as JSON, not Markdown")
+    add_setup_arguments(parser)
+    parser.add_argument(
+        "--section", action="store_true", help="only the Markdown section (for BENCHMARKS.md)"
+    )
     args = parser.parse_args(argv)
+    if args.quick:
+        args.rooms, args.runs, args.seconds, args.warmup = [2, 10], 1, 2.0, 0.5
+    if min(args.rooms) < 1 or args.runs < 1 or args.seconds <= 0:
+        parser.error("rooms, runs and seconds must be positive")
+    setup = Setup(
+        port=args.port,
+        think=args.think,
+        generators=args.generators,
+        db=args.db,
+        pin=not args.no_pin,
+    )
     rows = []
-    for rooms in args.rooms or [10, 100, 1000]:
-        rows.append(measure(rooms, args.seconds, args.warmup, args.workers, args.db, args.think))
-        print(f"measured {rooms} rooms", file=sys.stderr)
-    pace = "full speed" if args.think <= 0 else f"each seat thinks {args.think:g} s"
-    print(f"Room server load (marble, {PLAYERS} WebSocket seats per room, {pace}, loopback, {os.cpu_count()} cores, "
-          f"load generator on the same machine in {args.workers} processes)\n")
-    print(table(rows))
+    for rooms in args.rooms:
+        rows.append(measure(rooms, setup, args.runs, args.seconds, args.warmup))
+        print(f"measured {rooms} rooms: p99 {rows[-1]['p99_ms']:.1f} ms", file=sys.stderr)
+    if args.json:
+        print(msgspec.json.encode(rows).decode())
+    else:
+        print("\n".join(section(args, rows, setup)))
+        if not args.section:
+            print(f"\nMachine: {describe()}.")
     return 0
 
 

@@ -25,8 +25,10 @@ def describe() -> str:
         mem = f", {kib / 1024 / 1024:.0f} GiB RAM"
     except (OSError, ValueError, IndexError):
         pass
-    return (f"{cpu_model()}, {cores} cores{mem}; {platform.system()} {platform.release()}; "
-            f"Python {platform.python_version()} ({platform.python_implementation()})")
+    return (
+        f"{cpu_model()}, {cores} cores{mem}; {platform.system()} {platform.release()}; "
+        f"Python {platform.python_version()} ({platform.python_implementation()})"
+    )
 
 
 def pin_to_one_core() -> str:

@@ -1,13 +1,14 @@
 """The game contract, seeded RNG, errors and replay. Standard library only, no I/O."""
 
-from jokeapp.core.contract import Action, Event, Game, OptionSpec, Pending
-from jokeapp.core.errors import GameError, IllegalAction, InvalidOptions
-from jokeapp.core.options import resolve_options
+from jokeapp.core.contract import Action, Event, Game, OptionSpec, Pending, WireTypes
+from jokeapp.core.errors import CodedError, GameError, IllegalAction, InvalidOptions
+from jokeapp.core.options import options_class, options_from, options_json, resolve_options
 from jokeapp.core.replay import replay
 from jokeapp.core.rng import Rng
 
 __all__ = [
     "Action",
+    "CodedError",
     "Event",
     "Game",
     "GameError",
@@ -16,6 +17,10 @@ __all__ = [
     "OptionSpec",
     "Pending",
     "Rng",
+    "WireTypes",
+    "options_class",
+    "options_from",
+    "options_json",
     "replay",
     "resolve_options",
 ]

@@ -29,6 +29,20 @@ class OptionSpec:
 
 
 @dataclass(frozen=True, slots=True)
+class WireTypes:
+    """A game's wire types: what ``joke schema`` exports and the client's types come from.
+
+    Each is a standard-library type (a TypedDict, or a union of TypedDicts tagged by one
+    ``Literal`` key): ``action`` every action ``apply`` accepts, ``event`` every event (as
+    sent to any viewer), ``view`` what ``view`` returns for a player or a spectator.
+    """
+
+    action: Any
+    event: Any
+    view: Any
+
+
+@dataclass(frozen=True, slots=True)
 class Pending:
     """A player who must act now.
 
@@ -50,6 +64,7 @@ class Game(Protocol, Generic[S]):
     max_players: int
     options: tuple[OptionSpec, ...]
     bots: Mapping[str, Bot]  # "random", "easy", "normal", "hard" (core.bots.BotLevels)
+    wire: WireTypes
 
     def start(self, options: Mapping[str, Any], players: Sequence[str], seed: int) -> tuple[S, list[Event]]:
         """Validates options and players; returns the first state and setup's events."""
@@ -84,3 +99,49 @@ class Game(Protocol, Generic[S]):
     def to_json(self, state: S) -> dict[str, Any]: ...
 
     def from_json(self, data: Mapping[str, Any]) -> S: ...
+
+
+class GameStats(Protocol):
+    """Balance statistics over many played games, for the simulator (``joke simulate``).
+
+    A game offers its own as ``GAME.stats`` (a class or factory taking no arguments); the
+    simulator counts results alone for a game without. Sums only, so that batches played in
+    other processes ``merge`` to the figures of one pass.
+    """
+
+    def add(self, record: Mapping[str, Any], state: Any) -> None:
+        """One game: its record (DESIGN.md, "Game records") and its last state. A game cut
+        off at a step cap has ``cutOff`` and no ``result`` in its record."""
+        ...
+
+    def merge(self, other: Any) -> None:
+        """Adds the games of ``other``, a collector of the same kind."""
+        ...
+
+    def lines(self) -> list[str]:
+        """The report, one line of text each."""
+        ...
+
+
+# ---------------------------------------------------------------- optional hooks
+# A game may also define the methods below; the room layer reads them only through these
+# functions, which give the default when a game does not (so older games need no change).
+
+
+def round_of(game: Any, state: Any) -> int | None:
+    """The round the game is in (``game.round_of(state)``), or None for a game without rounds.
+
+    Rooms use it to count "rounds in a row" of absence (marble 8.5) without knowing the game.
+    """
+    hook = getattr(game, "round_of", None)
+    return None if hook is None else int(hook(state))
+
+
+def presentation_pause(game: Any, events: Sequence[Event]) -> float:
+    """Seconds the players need to watch ``events`` (``game.presentation_pause(events)``, else 0).
+
+    Rooms add it to the start of every decision those events open, bots included, so an
+    animation or a round-end screen does not eat the next decision's time.
+    """
+    hook = getattr(game, "presentation_pause", None)
+    return 0.0 if hook is None else max(0.0, float(hook(events)))

@@ -1,13 +1,33 @@
-"""Small exception classes with a stable code and the player's Korean message."""
+"""Errors raised by code: the message and the HTTP status come from ``jokeapp.core.codes``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from jokeapp.core import codes
 
 
-class GameError(Exception):
-    """Base of every error a game reports to a player or a tool."""
+class CodedError(Exception):
+    """A refusal with a stable code; ``detail`` holds the values its message names."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
+    def __init__(self, code: str, detail: Mapping[str, Any] | None = None) -> None:
         self.code = code
-        self.message = message
+        self.detail: dict[str, Any] = dict(detail or {})
+        self.message = codes.message(code, self.detail)
+        self.status = codes.lookup(code).status
+        super().__init__(f"{code}: {self.message}")
+
+    def wire(self) -> dict[str, Any]:
+        """The error object both transports send: code, message and, if any, detail."""
+        body: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.detail:
+            body["detail"] = self.detail
+        return body
+
+
+class GameError(CodedError):
+    """Base of every error a game reports to a player or a tool."""
 
 
 class IllegalAction(GameError):

@@ -56,6 +56,11 @@ class Recorder:
             self.record["result"] = self.game.result(self.state)
         return events
 
+    def cut_off(self) -> None:
+        """The game is stopped unfinished (a tool's step cap): no result, ``cutOff`` instead."""
+        del self.record["result"]
+        self.record["cutOff"] = {"steps": len(self.record["steps"])}
+
 
 def verify_record(game: Game[Any], record: Mapping[str, Any]) -> list[str]:
     """Re-computes a record from its seed and actions; returns the differences found."""
@@ -75,6 +80,15 @@ def verify_record(game: Game[Any], record: Mapping[str, Any]) -> list[str]:
             problems.append(f"step {index}: events differ")
         if "state" in step and game.to_json(state) != step["state"]:
             problems.append(f"step {index}: state differs")
+    if "cutOff" in record:
+        # A game stopped at a tool's step cap: unfinished after exactly its steps, no result.
+        if game.is_over(state):
+            problems.append("cut off, but the game is over after its steps")
+        if record["cutOff"].get("steps") != len(record.get("steps", [])):
+            problems.append("cutOff.steps differs from the number of steps")
+        if "result" in record:
+            problems.append("a cut-off record has a result")
+        return problems
     result = game.result(state) if game.is_over(state) else None
     if record.get("result") != result:
         problems.append("result differs")

@@ -43,6 +43,11 @@ class Timeout:
 
 
 @dataclass(frozen=True, slots=True)
+class AwayCheck:
+    """A disconnected seat's grace may have ended: send its new ``away`` state."""
+
+
+@dataclass(frozen=True, slots=True)
 class BotMove:
     player_id: str
 
@@ -105,6 +110,6 @@ class Info:
 
 
 Command = (
-    Connect | Disconnect | ClientAction | Resync | Timeout | BotMove | Join | Leave | Start
+    Connect | Disconnect | ClientAction | Resync | Timeout | AwayCheck | BotMove | Join | Leave | Start
     | AddBot | RemoveBot | Kick | SetOptions | Rematch | AfkAnswer | Info
 )

@@ -3,6 +3,10 @@
 Both specs' section 8.5: marble gives a disconnected player 5 s of grace, then the timeout
 rules act for them at once, and offers the host 강퇴/계속 after two absent rounds; dalmuti
 never removes anyone and shortens a player's deadline to 5 s after three timeouts in a row.
+
+A decision may start a little after the step that opened it: the game's presentation pause
+(an animation, a round-end screen) is added to its start, so the pending deadline sent to
+clients already includes it and nobody's time runs while they watch.
 """
 
 from __future__ import annotations
@@ -20,12 +24,12 @@ class AbsenceRules:
     grace: float | None = None  # seconds a disconnected player keeps their own clock
     short_after: int | None = None  # timeouts in a row before the deadline shrinks
     short_seconds: float = 5.0
-    afk_turns: int | None = None  # absent turns in a row before the host is asked
+    afk_rounds: int | None = None  # rounds in a row of absence before the host is asked
     afk_kind: str = "turnStart"  # the pending kind that starts a player's turn
     concede: Mapping[str, Any] | None = None  # the action a kick becomes mid-match
 
 
-MARBLE_RULES = AbsenceRules(grace=5.0, afk_turns=2, concede={"type": "CONCEDE"})
+MARBLE_RULES = AbsenceRules(grace=5.0, afk_rounds=2, concede={"type": "CONCEDE"})
 DALMUTI_RULES = AbsenceRules(short_after=3, short_seconds=5.0)
 RULES_BY_GAME = {"marble": MARBLE_RULES, "dalmuti": DALMUTI_RULES}
 
@@ -50,14 +54,15 @@ class DeadlineBook:
     decisions: list[Decision] = field(default_factory=list)
     timeouts_in_row: dict[str, int] = field(default_factory=dict)
 
-    def refresh(self, pending: Sequence[Pending], actor: str | None, now: float) -> None:
-        """A decision still open keeps its start unless its own player just acted."""
+    def refresh(self, pending: Sequence[Pending], actor: str | None, now: float, pause: float = 0.0) -> None:
+        """A decision still open keeps its start unless its own player just acted; a new one
+        starts ``pause`` seconds from now (the game's presentation pause of this step)."""
         before = {(d.player, d.kind): d for d in self.decisions}
         fresh: list[Decision] = []
         for p in pending:
             old = before.get((p.player, p.kind))
             keep = old is not None and p.player != actor
-            since = old.since if keep and old is not None else now
+            since = old.since if keep and old is not None else now + pause
             fresh.append(Decision(p.player, p.kind, p.seconds, since))
         self.decisions = fresh
 
@@ -82,7 +87,8 @@ class DeadlineBook:
             return decision.since  # nobody will come back: act at once
         if rules.grace is not None and not seat.connected and seat.disconnected_at is not None:
             grace_end = seat.disconnected_at + rules.grace
-            return grace_end if due is None else min(due, grace_end)
+            # never before the decision starts: the others still watch the pause
+            return max(decision.since, grace_end if due is None else min(due, grace_end))
         return due
 
     def due(self, seats: Mapping[str, Seat], now: float) -> Decision | None:

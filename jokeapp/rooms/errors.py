@@ -1,27 +1,25 @@
-"""Refusals of the room layer: a stable code, the player's Korean message, an HTTP status."""
+"""Refusals of the room layer and the one WebSocket error frame (codes: jokeapp.core.codes)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
 
-class RoomError(Exception):
-    def __init__(self, code: str, message: str, status: int = 409) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
-        self.status = status
+from jokeapp.core.errors import CodedError
 
 
-def room_not_found() -> RoomError:
-    return RoomError("room_not_found", "방을 찾을 수 없어요.", 404)
+class RoomError(CodedError):
+    """A room refused a command: code, Korean message and HTTP status from the code table."""
 
 
-def not_host() -> RoomError:
-    return RoomError("not_host", "방장만 할 수 있어요.", 403)
+def error_frame(
+    error: CodedError | str, client_seq: int | None = None, detail: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """The ``error`` message of the WebSocket, for a raised error or a code.
 
-
-def bad_token() -> RoomError:
-    return RoomError("bad_token", "입장 정보가 올바르지 않아요. 다시 들어와 주세요.", 401)
-
-
-def wrong_status() -> RoomError:
-    return RoomError("wrong_status", "지금은 할 수 없어요.", 409)
+    ``clientSeq`` echoes the action's number whenever the refused frame carried one, so a
+    client always knows which of its actions was not applied.
+    """
+    if isinstance(error, str):
+        error = CodedError(error, detail)
+    return {"type": "error", **error.wire(), "clientSeq": client_seq}

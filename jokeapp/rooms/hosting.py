@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from jokeapp.core.codes import CLOSE_BY_CODE, CLOSE_NORMAL
+from jokeapp.core.contract import presentation_pause
 from jokeapp.core.errors import GameError
 from jokeapp.core.options import resolve_options
 from jokeapp.rooms import commands as cmd
-from jokeapp.rooms.errors import RoomError, bad_token, not_host, wrong_status
+from jokeapp.rooms.errors import RoomError, error_frame
 from jokeapp.rooms.match import Match, new_seed
 from jokeapp.rooms.members import (
     Seat,
@@ -18,7 +20,7 @@ from jokeapp.rooms.members import (
     seat_number,
     token_key,
 )
-from jokeapp.rooms.nickname import clean_nickname
+from jokeapp.rooms.nickname import clean_nickname, trim_spaces
 from jokeapp.store.api import MatchRow, SeatRow, SpectatorRow
 
 if TYPE_CHECKING:
@@ -59,10 +61,10 @@ def _host(room: Room, token: str) -> str:
     seat = room.seat_of(token_key(token))
     if seat is None:
         if token_key(token) in room.spectators:
-            raise not_host()
-        raise bad_token()
+            raise RoomError("not_host")
+        raise RoomError("bad_token")
     if seat.player_id != room.host_id:
-        raise not_host()
+        raise RoomError("not_host")
     return seat.player_id
 
 
@@ -72,7 +74,10 @@ def _seat_row(room: Room, seat: Seat) -> SeatRow:
 
 async def join(room: Room, raw_nickname: str, role: str) -> tuple[str, str | None]:
     """Returns (token, player id or None for a spectator)."""
-    nickname = clean_nickname(raw_nickname)
+    if role == "spectator" and isinstance(raw_nickname, str) and not trim_spaces(raw_nickname):
+        nickname = spectator_name(room)  # a spectator need not type a name
+    else:
+        nickname = clean_nickname(raw_nickname)
     token = new_token()
     key = token_key(token)
     if role == "spectator":
@@ -81,12 +86,12 @@ async def join(room: Room, raw_nickname: str, role: str) -> tuple[str, str | Non
         room.publish(room_changed=True)
         return token, None
     if room.status != "lobby":
-        raise RoomError("already_started", "이미 게임이 시작됐어요. 관전으로 들어와 주세요.")
+        raise RoomError("already_started")
     player_id = free_player_id(room.seats, room.game.max_players)
     if player_id is None:
-        raise RoomError("room_full", "자리가 다 찼어요. 관전으로 들어와 주세요.")
+        raise RoomError("room_full")
     if any(s.nickname == nickname for s in room.seats.values()):
-        raise RoomError("nickname_taken", "같은 닉네임이 이미 있어요.")
+        raise RoomError("nickname_taken")
     seat = Seat(player_id, nickname, key)
     room.seats[player_id] = seat
     await room.store.save_seat(_seat_row(room, seat))
@@ -97,7 +102,13 @@ async def join(room: Room, raw_nickname: str, role: str) -> tuple[str, str | Non
     return token, player_id
 
 
-CLOSE_NORMAL = 1000
+def spectator_name(room: Room) -> str:
+    """"관전자 N" with the smallest N no spectator of the room is using."""
+    taken = {s.nickname for s in room.spectators.values()}
+    number = 1
+    while f"관전자 {number}" in taken:
+        number += 1
+    return f"관전자 {number}"
 
 
 async def leave(room: Room, token: str) -> None:
@@ -110,9 +121,11 @@ async def leave(room: Room, token: str) -> None:
         return
     seat = room.seat_of(key)
     if seat is None:
-        raise bad_token()
+        raise RoomError("bad_token")
     await _vacate(room, seat)
     _drop_connection(room, key, None, CLOSE_NORMAL)
+    if room.status == "playing" and not room.people_left():
+        await room.finish(abandoned=True)  # bots never play on by themselves
     room.publish(room_changed=True)
     room.schedule()
 
@@ -132,37 +145,40 @@ async def _vacate(room: Room, seat: Seat) -> None:
 
 
 def _drop_connection(room: Room, key: str, code: str | None, close_code: int) -> None:
-    from jokeapp.rooms.room import error_message
-
     conn = room.conns.pop(key, None)
     if conn is not None:
         if code is not None:
-            conn.send(error_message(code))
+            conn.send(error_frame(code))
         conn.close(close_code)
 
 
 async def start(room: Room) -> dict[str, Any]:
     if room.status != "lobby":
-        raise wrong_status()
+        raise RoomError("wrong_status")
     await _begin_match(room)
     return room.info()
 
 
 async def rematch(room: Room) -> dict[str, Any]:
     if room.status != "finished":
-        raise wrong_status()
+        raise RoomError("wrong_status")
+    await _drop_gone_seats(room)
+    await _begin_match(room)
+    return room.info()
+
+
+async def _drop_gone_seats(room: Room) -> None:
+    """Seats of people who left or were kicked during the last match: nobody comes back."""
     for seat in [s for s in room.seats.values() if s.gone]:
         del room.seats[seat.player_id]
         await room.store.delete_seat(room.room_id, seat.player_id)
-    await _begin_match(room)
-    return room.info()
 
 
 async def _begin_match(room: Room) -> None:
     count = len(room.seats)
     low, high = room.game.min_players, room.game.max_players
     if not low <= count <= high:
-        raise RoomError("not_enough_players", f"인원이 맞지 않아요 ({low}~{high}명).")
+        raise RoomError("not_enough_players", {"min": low, "max": high})
     players = sorted(room.seats, key=seat_number)
     seed = new_seed()
     match = Match.begin(room.game, room.match_no + 1, room.options, players, seed)
@@ -170,23 +186,26 @@ async def _begin_match(room: Room) -> None:
     room.match = match
     room.match_no = match.number
     room.status = "playing"
-    room.afk_turns.clear()
-    room.afk_offers.clear()
-    room.book.timeouts_in_row.clear()
+    room.abandoned = False
+    room.reset_absences()
     await room.store.save_room(room.row())
-    room.book.refresh(room.game.pending(match.state), None, room.clock.now())
-    room.publish(room_changed=True)
+    pause = presentation_pause(room.game, match.setup_events)  # e.g. the seat draw is shown first
+    room.book.refresh(room.game.pending(match.state), None, room.clock.now(), pause)
+    # The first update carries each viewer's copy of the setup events (a draw, a deal).
+    room.publish(match.setup_events, room_changed=True)
     room.schedule()
 
 
 async def add_bot(room: Room, policy: str) -> str:
     if room.status == "playing":
-        raise wrong_status()
+        raise RoomError("wrong_status")
     if policy not in room.game.bots:
-        raise RoomError("unknown_bot", "그런 봇은 없어요.", 400)
+        raise RoomError("unknown_bot")
+    if room.status == "finished":
+        await _drop_gone_seats(room)  # e.g. after a kick: the bot may take that seat
     player_id = free_player_id(room.seats, room.game.max_players)
     if player_id is None:
-        raise RoomError("room_full", "자리가 다 찼어요.")
+        raise RoomError("no_free_seat")
     bots = sum(1 for s in room.seats.values() if s.bot)
     seat = Seat(player_id, f"봇 {bots + 1}", None, bot_policy=policy)
     room.seats[player_id] = seat
@@ -197,10 +216,10 @@ async def add_bot(room: Room, policy: str) -> str:
 
 async def remove_bot(room: Room, player_id: str) -> dict[str, Any]:
     if room.status == "playing":
-        raise wrong_status()
+        raise RoomError("wrong_status")
     seat = room.seats.get(player_id)
     if seat is None or not seat.bot:
-        raise RoomError("seat_not_found", "그 자리를 찾을 수 없어요.", 404)
+        raise RoomError("seat_not_found")
     del room.seats[player_id]
     await room.store.delete_seat(room.room_id, player_id)
     room.publish(room_changed=True)
@@ -208,11 +227,11 @@ async def remove_bot(room: Room, player_id: str) -> dict[str, Any]:
 
 
 async def kick(room: Room, host: str, player_id: str) -> dict[str, Any]:
-    from jokeapp.rooms.room import CLOSE_KICKED
-
+    if player_id == host:
+        raise RoomError("cannot_kick_self")
     seat = room.seats.get(player_id)
-    if seat is None or player_id == host:
-        raise RoomError("seat_not_found", "그 자리를 찾을 수 없어요.", 404)
+    if seat is None:
+        raise RoomError("seat_not_found")
     key = seat.token_key
     if room.status == "playing":
         await _kick_mid_match(room, seat)
@@ -221,7 +240,7 @@ async def kick(room: Room, host: str, player_id: str) -> dict[str, Any]:
         await room.store.delete_seat(room.room_id, player_id)
         room.publish(room_changed=True)
     if key is not None:
-        _drop_connection(room, key, "kicked", CLOSE_KICKED)
+        _drop_connection(room, key, "kicked", CLOSE_BY_CODE["kicked"])
     room.schedule()
     return room.info()
 
@@ -241,12 +260,13 @@ async def _kick_mid_match(room: Room, seat: Seat) -> None:
 
 
 async def set_options(room: Room, options: dict[str, Any]) -> dict[str, Any]:
-    if room.status != "lobby":
-        raise wrong_status()
+    """In the lobby, or after a match and before the rematch (which then plays with them)."""
+    if room.status == "playing":
+        raise RoomError("wrong_status")
     try:
         room.options = resolve_options(room.game.options, {**room.options, **options})
     except GameError as exc:
-        raise RoomError(exc.code, exc.message, 400) from exc
+        raise RoomError(exc.code, exc.detail) from exc
     await room.store.save_room(room.row())
     room.publish(room_changed=True)
     return room.info()
@@ -254,10 +274,12 @@ async def set_options(room: Room, options: dict[str, Any]) -> dict[str, Any]:
 
 async def afk_answer(room: Room, host: str, player_id: str, choice: str) -> dict[str, Any]:
     if player_id not in room.afk_offers or room.status != "playing":
-        raise RoomError("no_afk_offer", "그 사람에 대한 선택지가 없어요.")
+        raise RoomError("no_afk_offer")
     if choice == "kick":
         return await kick(room, host, player_id)
+    # 계속: the offer closes; the count starts again from their next absent round
     del room.afk_offers[player_id]
-    room.afk_turns[player_id] = 0
+    room.afk_rounds.pop(player_id, None)
+    await room.save_absence(player_id)
     room.publish(room_changed=True)
     return room.info()

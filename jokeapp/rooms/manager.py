@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from jokeapp.core.contract import Game
 from jokeapp.core.errors import GameError
 from jokeapp.core.options import resolve_options
-from jokeapp.games import GAME_IDS, get_game
+from jokeapp.games import load_games
 from jokeapp.rooms import commands as cmd
 from jokeapp.rooms.clock import Clock
-from jokeapp.rooms.errors import RoomError, room_not_found
+from jokeapp.rooms.errors import RoomError
 from jokeapp.rooms.match import LoggedStep, Match
 from jokeapp.rooms.nickname import clean_nickname
 from jokeapp.rooms.restore import restore_room
@@ -28,15 +28,9 @@ OPEN_ROOMS_LIMIT = 100
 EVICT_AFTER = 600.0  # seconds a finished, unwatched room stays in memory
 
 
-def installed_games(ids: tuple[str, ...] = GAME_IDS) -> dict[str, Game[Any]]:
-    """The games whose engine is importable now (the engines are written in parallel)."""
-    found: dict[str, Game[Any]] = {}
-    for game_id in ids:
-        try:
-            found[game_id] = get_game(game_id)
-        except (ImportError, AttributeError):
-            continue
-    return found
+def installed_games(ids: Iterable[str] | None = None) -> dict[str, Game[Any]]:
+    """Every registered game; a broken engine raises (GameLoadError) instead of vanishing."""
+    return load_games(ids)
 
 
 def game_info(game: Game[Any]) -> dict[str, Any]:
@@ -78,7 +72,7 @@ class RoomManager:
     def _game(self, game_id: object) -> Game[Any]:
         game = self.games().get(game_id) if isinstance(game_id, str) else None
         if game is None:
-            raise RoomError("unknown_game", "그런 게임은 없어요.", 400)
+            raise RoomError("unknown_game")
         return game
 
     async def create(self, game_id: str, options: dict[str, Any], nickname: str) -> tuple[Room, str, str]:
@@ -87,7 +81,7 @@ class RoomManager:
         try:
             full = resolve_options(game.options, options)
         except GameError as exc:
-            raise RoomError(exc.code, exc.message, 400) from exc
+            raise RoomError(exc.code, exc.detail) from exc
         room = Room(
             room_id=secrets.token_hex(8), code=await self._new_code(), game=game, options=full,
             store=self.store, clock=self.clock, bot_delay=self.bot_delay, created_at=self.clock.now(),
@@ -116,12 +110,14 @@ class RoomManager:
             return room
         loaded = await self.store.load_room(ref_id if len(ref) != CODE_LENGTH else ref.upper())
         if loaded is None:
-            raise room_not_found()
+            raise RoomError("room_not_found")
         if loaded.room.room_id in self.rooms:  # restored meanwhile by another request
             return self.rooms[loaded.room.room_id]
         room = restore_room(loaded, self._game(loaded.room.game), self.store, self.clock, self.bot_delay)
         if room.status == "playing" and room.match is not None and room.match.over:
             await room.finish()  # the server stopped between the last action and the end
+        elif room.status == "playing" and not room.people_left():
+            await room.finish(abandoned=True)  # stored before bots-only rooms were stopped
         self._add(room)
         room.schedule()
         return room
@@ -148,16 +144,18 @@ class RoomManager:
         if room.status != "finished" and number >= room.match_no:
             number = room.match_no - 1 if match is None else number
         if number < 1 or (number == room.match_no and room.status != "finished") or number > room.match_no:
-            raise RoomError("record_not_ready", "게임이 끝난 뒤에 볼 수 있어요.")
+            raise RoomError("record_not_ready")
         stored = await self.store.match_log(room.room_id, number)
         if stored is None:
-            raise RoomError("record_not_ready", "게임이 끝난 뒤에 볼 수 있어요.")
+            raise RoomError("record_not_ready")
         row, actions = stored
         steps = [LoggedStep(a.actor, a.action, a.auto) for a in actions]
         replayed = Match(room.game, row.match, row.options, row.players, row.seed, None)
         record = replayed.record(steps)
         nicknames = {pid: s.nickname for pid, s in room.seats.items()}
         record.update(roomId=room.room_id, match=number, seedHash=replayed.seed_hash, nicknames=nicknames)
+        if (row.result or {}).get("abandoned"):
+            record["abandoned"] = True  # stopped when no person was left: it has no result
         return record
 
     async def evict_idle(self, after: float = EVICT_AFTER) -> int:

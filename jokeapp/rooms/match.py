@@ -39,6 +39,7 @@ class Match:
     seed: int
     state: Any
     steps: int = 0
+    setup_events: list[Event] = field(default_factory=list)  # what ``start`` produced (a draw, a deal)
     # Every event since the match began (or since the snapshot it was restored from): what
     # the bots' knowledge is made of, each seat getting its own copies.
     events: list[Event] = field(default_factory=list)
@@ -48,7 +49,9 @@ class Match:
         cls, game: Game[Any], number: int, options: Mapping[str, Any], players: Sequence[str], seed: int
     ) -> Match:
         state, setup_events = game.start(options, players, seed)
-        return cls(game, number, dict(options), list(players), seed, state, events=setup_events)
+        return cls(
+            game, number, dict(options), list(players), seed, state, 0, setup_events, list(setup_events)
+        )
 
     @classmethod
     def restore(

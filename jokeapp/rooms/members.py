@@ -25,6 +25,7 @@ class Seat:
     bot_policy: str | None = None
     connected: bool = False
     disconnected_at: float | None = None
+    timed_out_away: bool = False  # the timeout rule acted for them since they disconnected
 
     @property
     def bot(self) -> bool:
@@ -35,7 +36,7 @@ class Seat:
         """A person who left or was kicked mid-match: nobody will come back to this seat."""
         return self.bot_policy is None and self.token_key is None
 
-    def info(self, host_id: str | None) -> dict[str, Any]:
+    def info(self, host_id: str | None, away: bool = False) -> dict[str, Any]:
         return {
             "playerId": self.player_id,
             "nickname": self.nickname,
@@ -43,6 +44,7 @@ class Seat:
             "connected": self.connected or self.bot,
             "host": self.player_id == host_id,
             "botPolicy": self.bot_policy,
+            "away": away,
         }
 
 

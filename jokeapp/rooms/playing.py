@@ -8,9 +8,11 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from jokeapp.core.bots import Budget
-from jokeapp.core.contract import Action
+from jokeapp.core.codes import CLOSE_BY_CODE
+from jokeapp.core.contract import Action, round_of
 from jokeapp.core.errors import GameError
 from jokeapp.rooms import commands as cmd
+from jokeapp.rooms.errors import error_frame
 from jokeapp.rooms.members import token_key
 from jokeapp.store.api import StoreError
 
@@ -31,22 +33,25 @@ def bot_budget() -> Budget:
 
 
 async def connect(room: Room, command: cmd.Connect) -> None:
-    from jokeapp.rooms.room import CLOSE_BAD_TOKEN, CLOSE_REPLACED, error_message
-
     key = token_key(command.token)
     seat = room.seat_of(key)
     if seat is None and key not in room.spectators:
-        command.conn.send(error_message("bad_token"))
-        command.conn.close(CLOSE_BAD_TOKEN)
+        command.conn.send(error_frame("bad_token"))
+        command.conn.close(CLOSE_BY_CODE["bad_token"])
         return
     old = room.conns.pop(key, None)
     if old is not None:
-        old.send(error_message("replaced"))
-        old.close(CLOSE_REPLACED)
+        old.send(error_frame("replaced"))
+        old.close(CLOSE_BY_CODE["replaced"])
     if seat is not None and not seat.connected:
         seat.connected = True
         seat.disconnected_at = None
+        seat.timed_out_away = False
+        # back at the table: an open 강퇴/계속 offer is withdrawn and the count starts over
         room.afk_offers.pop(seat.player_id, None)
+        room.afk_rounds.pop(seat.player_id, None)
+        room.afk_last_round.pop(seat.player_id, None)
+        await room.save_absence(seat.player_id)
         room.publish(room_changed=True)
         room.schedule()
     room.conns[key] = command.conn
@@ -67,25 +72,30 @@ async def disconnect(room: Room, command: cmd.Disconnect) -> None:
 
 
 async def client_action(room: Room, command: cmd.ClientAction) -> None:
-    from jokeapp.rooms.room import error_message
-
     conn = command.conn
     key = room.key_of(conn)
     if key is None:
         return
     seat = room.seat_of(key)
     if seat is None:
-        conn.send(error_message("spectator", command.client_seq))
+        conn.send(error_frame("spectator", command.client_seq))
         return
     if room.status == "lobby" or room.match is None:
-        conn.send(error_message("not_started", command.client_seq))
+        conn.send(error_frame("not_started", command.client_seq))
         return
     if room.status == "finished":
-        conn.send(error_message("game_over", command.client_seq))
+        conn.send(error_frame("game_over", command.client_seq))
         return
     player = seat.player_id
-    if command.client_seq <= room.last_client_seq.get(player, 0):
-        conn.send(error_message("duplicate", command.client_seq))
+    # clientSeq rises by exactly one per applied action of the seat: a repeat is a duplicate,
+    # a jump is refused without changing anything (a refused action does not use its number),
+    # so one bad number can never lock a seat out, and the error says which number comes next.
+    expected = room.last_client_seq.get(player, 0) + 1
+    if command.client_seq < expected:
+        conn.send(error_frame("duplicate", command.client_seq))
+        return
+    if command.client_seq > expected:
+        conn.send(error_frame("client_seq_gap", command.client_seq, {"expected": expected}))
         return
     await _apply(room, player, command.action, auto=False, client_seq=command.client_seq, conn=conn, key=key)
 
@@ -102,18 +112,16 @@ async def _apply(
     room_changed: bool = False,
 ) -> bool:
     """One step of the match: validated by the game, stored, then sent. False if refused."""
-    from jokeapp.rooms.room import error_message
-
     status_before = room.status
     try:
         events = await room.record_step(player, action, auto, client_seq)
     except GameError as exc:
         if conn is not None:
-            conn.send(room.game_error(exc, client_seq))
+            conn.send(error_frame(exc, client_seq))
         return False
     except StoreError:
         if conn is not None:
-            conn.send(error_message("internal", client_seq))
+            conn.send(error_frame("internal", client_seq))
         room.schedule()
         return False
     except Exception:
@@ -122,7 +130,7 @@ async def _apply(
         log.exception("room %s: action %r by %s failed", room.room_id, action, player)
         await room.reload_match()
         if conn is not None:
-            conn.send(error_message("invalid_action", client_seq))
+            conn.send(error_frame("malformed_action", client_seq))
         room.schedule()
         return False
     ack = (key, client_seq) if key is not None and client_seq is not None else None
@@ -146,11 +154,15 @@ async def timeout(room: Room) -> None:
         decision.since = room.clock.now()
         room.schedule()
         return
+    # spec 8.5 speaks of the disconnected ("끊긴 사람"): a connected player who is slow is not away
     absent = seat is not None and not seat.bot and not seat.connected
+    if absent and seat is not None:
+        seat.timed_out_away = True  # from now on the timeout rules play for them: away
     counts_for_afk = absent and decision.kind == room.book.rules.afk_kind
+    round_now = round_of(room.game, room.match.state)
     done = await _apply(room, player, action, auto=True)
     if done and counts_for_afk:
-        _count_absent_turn(room, player)
+        await _count_absent_round(room, player, round_now)
 
 
 def _timeout_action(room: Room, player: str) -> Action | None:
@@ -163,14 +175,24 @@ def _timeout_action(room: Room, player: str) -> Action | None:
         return legal[0] if legal else None
 
 
-def _count_absent_turn(room: Room, player: str) -> None:
-    limit = room.book.rules.afk_turns
+async def _count_absent_round(room: Room, player: str, round_now: int | None) -> None:
+    """Marble 8.5 "2라운드 연속 자리 비움": the timeout rule started an absent person's turn.
+
+    A round counts once, however many turns it gave them (a double's extra roll is the same
+    round); a turn they play themselves, or coming back, clears the count. A game without
+    rounds (``round_of`` gives None) counts each such turn as a round.
+    """
+    limit = room.book.rules.afk_rounds
     if limit is None or room.status != "playing":
         return
-    room.afk_turns[player] = room.afk_turns.get(player, 0) + 1
-    if room.afk_turns[player] >= limit and player not in room.afk_offers:
-        room.afk_offers[player] = room.afk_turns[player]
+    if round_now is None or room.afk_last_round.get(player) != round_now:
+        room.afk_rounds[player] = room.afk_rounds.get(player, 0) + 1
+    if round_now is not None:
+        room.afk_last_round[player] = round_now
+    if room.afk_rounds[player] >= limit and player not in room.afk_offers:
+        room.afk_offers[player] = room.afk_rounds[player]
         room.publish(room_changed=True)
+    await room.save_absence(player)
 
 
 async def bot_move(room: Room, player: str) -> None:

@@ -42,4 +42,6 @@ def restore_room(loaded: LoadedRoom, game: Game[Any], store: Store, clock: Clock
             room.match.steps = loaded.tail[-1].step
         if room.status == "playing" and not room.match.over:
             room.book.refresh(game.pending(room.match.state), None, now)
+            room.load_absences(loaded.absences)
+        room.abandoned = bool((m.result or {}).get("abandoned"))
     return room

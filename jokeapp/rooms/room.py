@@ -14,8 +14,7 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from jokeapp.core.contract import Action, Event, Game
-from jokeapp.core.errors import GameError
+from jokeapp.core.contract import Action, Event, Game, presentation_pause
 from jokeapp.core.rng import Rng
 from jokeapp.rooms import commands as cmd
 from jokeapp.rooms.clock import Clock, Timer
@@ -23,30 +22,11 @@ from jokeapp.rooms.deadlines import AbsenceRules, DeadlineBook, rules_for
 from jokeapp.rooms.errors import RoomError
 from jokeapp.rooms.match import LoggedStep, Match
 from jokeapp.rooms.members import Seat, Spectator
-from jokeapp.store.api import ActionRow, RoomRow, Store, StoreError
+from jokeapp.store.api import AbsenceRow, ActionRow, RoomRow, Store, StoreError
 
 log = logging.getLogger(__name__)
 
 SNAPSHOT_EVERY = 50  # actions between two stored state snapshots
-CLOSE_BAD_TOKEN = 4401
-CLOSE_KICKED = 4403
-CLOSE_REPLACED = 4409
-
-MESSAGES = {
-    "bad_token": "입장 정보가 올바르지 않아요. 다시 들어와 주세요.",
-    "replaced": "다른 곳에서 같은 자리로 접속해서 이 연결을 닫았어요.",
-    "kicked": "방장이 방에서 내보냈어요.",
-    "spectator": "관전 중에는 할 수 없어요.",
-    "not_started": "아직 게임이 시작되지 않았어요.",
-    "game_over": "게임이 이미 끝났어요.",
-    "duplicate": "이미 처리된 요청이에요.",
-    "invalid_action": "그 행동은 할 수 없어요.",
-    "internal": "서버에 문제가 생겼어요. 잠시 후 다시 해 주세요.",
-}
-
-
-def error_message(code: str, client_seq: int | None = None) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": MESSAGES[code], "clientSeq": client_seq}
 
 
 class Room:
@@ -81,10 +61,16 @@ class Room:
         self.seq = 0
         self.last_client_seq: dict[str, int] = {}
         self.book = DeadlineBook(rules or rules_for(game.id))
-        self.afk_turns: dict[str, int] = {}
+        # marble 8.5: rounds in a row whose turns the timeout rule played, and the last one
+        self.afk_rounds: dict[str, int] = {}
+        self.afk_last_round: dict[str, int] = {}
         self.afk_offers: dict[str, int] = {}
+        self._absence_saved: dict[str, AbsenceRow] = {}
+        self.abandoned = False  # the match was stopped because no person was left in it
         self.finished_at: float | None = None
+        self._away_sent: frozenset[str] = frozenset()
         self._timer: Timer | None = None
+        self._away_timer: Timer | None = None
         self._bots_waiting: dict[str, Timer] = {}
         self._bot_rng = Rng.from_seed(int.from_bytes(room_id.encode()[:8].ljust(8, b"\0"), "big"))
         self._queue: asyncio.Queue[tuple[cmd.Command, asyncio.Future[Any] | None]] = asyncio.Queue()
@@ -154,6 +140,12 @@ class Room:
                 return None
             case cmd.Timeout():
                 return await playing.timeout(self)
+            case cmd.AwayCheck():
+                self._away_timer = None
+                if self.away_players() != self._away_sent:
+                    self.publish(room_changed=True)
+                self.schedule()
+                return None
             case cmd.BotMove():
                 return await playing.bot_move(self, command.player_id)
             case cmd.Info():
@@ -187,8 +179,30 @@ class Room:
             self.host_id, self.created_at,
         )
 
+    def is_away(self, seat: Seat) -> bool:
+        """The timeout rules play for this seat now (see docs/server.md, "Connection state")."""
+        if self.status != "playing" or seat.bot:
+            return False
+        if seat.gone:
+            return True
+        if seat.connected:
+            return False
+        if seat.timed_out_away:
+            return True
+        grace = self.book.rules.grace
+        at = seat.disconnected_at
+        return grace is not None and at is not None and self.clock.now() >= at + grace
+
+    def people_left(self) -> bool:
+        """Whether any person still holds a seat (connected or not); bots never play alone."""
+        return any(not s.bot and not s.gone for s in self.seats.values())
+
+    def away_players(self) -> frozenset[str]:
+        return frozenset(p for p, seat in self.seats.items() if self.is_away(seat))
+
     def info(self) -> dict[str, Any]:
         seats = sorted(self.seats.values(), key=lambda s: int(s.player_id[1:]))
+        away = self.away_players()
         return {
             "roomId": self.room_id,
             "code": self.code,
@@ -198,12 +212,13 @@ class Room:
             "status": self.status,
             "match": self.match_no,
             "hostId": self.host_id,
-            "seats": [s.info(self.host_id) for s in seats],
+            "seats": [s.info(self.host_id, s.player_id in away) for s in seats],
             "spectators": len(self.spectators),
             "minPlayers": self.game.min_players,
             "maxPlayers": self.game.max_players,
             "seedHash": self.match.seed_hash if self.match is not None else None,
             "afkOffers": [{"playerId": p, "rounds": n} for p, n in sorted(self.afk_offers.items())],
+            "abandoned": self.abandoned,
         }
 
     def pending_info(self) -> list[dict[str, Any]]:
@@ -243,7 +258,15 @@ class Room:
             "pending": self.pending_info(),
             "seedHash": self.match.seed_hash if self.match is not None else None,
             "lastClientSeq": self.last_client_seq.get(viewer, 0) if viewer else 0,
+            "setupEvents": self.setup_events_for(viewer),
         }
+
+    def setup_events_for(self, viewer: str | None) -> list[Event] | None:
+        """The viewer's copy of the match's setup events (a draw, a deal) until its first step,
+        so someone who connects before anyone played can still be shown how it began."""
+        if self.match is None or self.status != "playing" or self.match.steps > 0:
+            return None
+        return self._redacted(self.match.setup_events, viewer)
 
     def publish(
         self,
@@ -256,6 +279,11 @@ class Room:
     ) -> None:
         """Takes the next update number and sends it to everyone, filtered per viewer."""
         self.seq += 1
+        away = self.away_players()
+        if away != self._away_sent:
+            room_changed = True  # a seat's ``away`` changed: everyone must see it
+        if room_changed:
+            self._away_sent = away
         room = self.info() if room_changed else None
         pending = self.pending_info()
         per_viewer: dict[str | None, dict[str, Any]] = {}
@@ -309,16 +337,55 @@ class Room:
             self.book.timed_out(actor)
         else:
             self.book.acted_themselves(actor)
-            self.afk_turns[actor] = 0
+            self.afk_rounds.pop(actor, None)
+            self.afk_last_round.pop(actor, None)
         if self.match.over:
             await self.finish()
         else:
+            await self.save_absence(actor)
             if self.match.steps % SNAPSHOT_EVERY == 0:
                 await self.store.save_snapshot(
                     self.room_id, self.match.number, self.match.steps, self.game.to_json(self.match.state)
                 )
-            self.book.refresh(self.game.pending(self.match.state), actor, self.clock.now())
+            pause = presentation_pause(self.game, events)
+            self.book.refresh(self.game.pending(self.match.state), actor, self.clock.now(), pause)
         return events
+
+    def absence_row(self, player: str) -> AbsenceRow:
+        assert self.match is not None
+        return AbsenceRow(
+            self.room_id, self.match.number, player, self.book.timeouts_in_row.get(player, 0),
+            self.afk_rounds.get(player, 0), self.afk_last_round.get(player), self.afk_offers.get(player),
+        )
+
+    async def save_absence(self, player: str) -> None:
+        """Stores a seat's absence counters when they changed, so a restart keeps them."""
+        if self.match is None:
+            return
+        row = self.absence_row(player)
+        if row == self._absence_saved.get(player, AbsenceRow(self.room_id, self.match.number, player)):
+            return  # unchanged (most own actions): no write
+        await self.store.save_absence(row)
+        self._absence_saved[player] = row
+
+    def reset_absences(self) -> None:
+        """A new match: every counter starts from zero (nothing is stored for it yet)."""
+        self.afk_rounds.clear()
+        self.afk_last_round.clear()
+        self.afk_offers.clear()
+        self.book.timeouts_in_row.clear()
+        self._absence_saved.clear()
+
+    def load_absences(self, rows: list[AbsenceRow]) -> None:
+        for row in rows:
+            self.book.timeouts_in_row[row.player_id] = row.timeouts_in_row
+            if row.absent_rounds:
+                self.afk_rounds[row.player_id] = row.absent_rounds
+            if row.last_absent_round is not None:
+                self.afk_last_round[row.player_id] = row.last_absent_round
+            if row.offer is not None:
+                self.afk_offers[row.player_id] = row.offer
+            self._absence_saved[row.player_id] = row
 
     async def reload_match(self) -> None:
         """Puts the match back to exactly what the store holds (after a failed write)."""
@@ -331,13 +398,15 @@ class Room:
         self.match = Match.restore(self.game, row.match, row.options, row.players, row.seed, None, steps)
         self.book.refresh(self.game.pending(self.match.state), None, self.clock.now())
 
-    async def finish(self) -> None:
+    async def finish(self, *, abandoned: bool = False) -> None:
+        """Ends the match: by the rules, or ``abandoned`` when no person is left to play it."""
         assert self.match is not None
         self.status = "finished"
+        self.abandoned = abandoned
         self.finished_at = self.clock.now()
         self.book.clear()
         self.afk_offers.clear()
-        result = self.game.result(self.match.state) or {}
+        result = {"abandoned": True} if abandoned else self.game.result(self.match.state) or {}
         await self.store.finish_match(self.room_id, self.match.number, result)
         await self.store.save_room(self.row())
 
@@ -349,17 +418,39 @@ class Room:
         if self.status != "playing":
             self._cancel_timers()
             return
+        now = self.clock.now()
         due = self.book.next_deadline(self.seats)
         if due is not None:
-            self._timer = self.clock.call_later(due - self.clock.now(), lambda: self.post(cmd.Timeout()))
-        pending_bots = {d.player for d in self.book.decisions if self._is_bot(d.player)}
+            self._timer = self.clock.call_later(due - now, lambda: self.post(cmd.Timeout()))
+        self._arm_away_check(now)
+        starts: dict[str, float] = {}
+        for d in self.book.decisions:
+            if self._is_bot(d.player):
+                starts[d.player] = min(starts.get(d.player, d.since), d.since)
         for player in list(self._bots_waiting):
-            if player not in pending_bots:
+            if player not in starts:
                 self._bots_waiting.pop(player).cancel()
-        for player in pending_bots - set(self._bots_waiting):
+        for player in set(starts) - set(self._bots_waiting):
+            # a bot sits through the presentation pause too, then "thinks" for bot_delay
+            delay = max(0.0, starts[player] - now) + self.bot_delay
             self._bots_waiting[player] = self.clock.call_later(
-                self.bot_delay, lambda p=player: self.post(cmd.BotMove(p))  # type: ignore[misc]
+                delay, lambda p=player: self.post(cmd.BotMove(p))  # type: ignore[misc]
             )
+
+    def _arm_away_check(self, now: float) -> None:
+        """A timer at the next end of a grace, so that seat's ``away`` goes out when it happens."""
+        if self._away_timer is not None:
+            self._away_timer.cancel()
+            self._away_timer = None
+        grace = self.book.rules.grace
+        if grace is None:
+            return
+        ends = [
+            seat.disconnected_at + grace for seat in self.seats.values()
+            if not seat.bot and not seat.connected and seat.disconnected_at is not None and not self.is_away(seat)
+        ]
+        if ends:
+            self._away_timer = self.clock.call_later(max(0.0, min(ends) - now), lambda: self.post(cmd.AwayCheck()))
 
     def bot_done(self, player: str) -> None:
         self._bots_waiting.pop(player, None)
@@ -372,6 +463,9 @@ class Room:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        if self._away_timer is not None:
+            self._away_timer.cancel()
+            self._away_timer = None
         for timer in self._bots_waiting.values():
             timer.cancel()
         self._bots_waiting.clear()
@@ -381,7 +475,3 @@ class Room:
 
     def concede_action(self) -> Mapping[str, Any] | None:
         return self.book.rules.concede
-
-    @staticmethod
-    def game_error(exc: GameError, client_seq: int | None) -> dict[str, Any]:
-        return {"type": "error", "code": exc.code, "message": exc.message, "clientSeq": client_seq}

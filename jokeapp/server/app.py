@@ -17,7 +17,7 @@ from starlette.routing import Route, WebSocketRoute
 from jokeapp.rooms.clock import Clock, RealClock
 from jokeapp.rooms.manager import RoomManager
 from jokeapp.server import http_api, openapi, static_files
-from jokeapp.server.responses import INTERNAL, NOT_FOUND, error_response, json_response
+from jokeapp.server.responses import error_response, json_response
 from jokeapp.server.settings import Settings
 from jokeapp.server.ws import websocket_endpoint
 from jokeapp.store.sql import SqlStore
@@ -32,10 +32,10 @@ async def openapi_json(request: Request) -> Response:
 async def http_error(request: Request, exc: Exception) -> Response:
     if isinstance(exc, HTTPException):
         if exc.status_code == 404:
-            return error_response(*NOT_FOUND)
-        return error_response("http_error", "요청을 처리할 수 없어요.", exc.status_code)
+            return error_response("not_found")
+        return error_response("http_error", exc.status_code)  # 405, or another HTTP refusal
     log.exception("unhandled error on %s", request.url.path)
-    return error_response(*INTERNAL)
+    return error_response("internal")
 
 
 async def _sweep(manager: RoomManager) -> None:
@@ -72,7 +72,7 @@ def create_app(settings: Settings, clock: Clock | None = None) -> Starlette:
     routes = [
         *http_api.ROUTES,
         Route("/openapi.json", openapi_json, methods=["GET"]),
-        WebSocketRoute("/ws/{room_id}", websocket_endpoint),
+        WebSocketRoute("/ws/{ref}", websocket_endpoint),
         *static_files.routes(),
     ]
     return Starlette(

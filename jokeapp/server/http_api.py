@@ -1,30 +1,52 @@
-"""The HTTP API (docs/protocol.md): catalogue, rooms, joining, host commands, records."""
+"""The HTTP API (docs/protocol.md): catalogue, rooms, joining, host commands, records.
+
+Each route is described once, in ``ENDPOINTS``: method, path, summary, request body, answer,
+whether it needs the Bearer token. The Starlette routes and the OpenAPI document
+(openapi.py) are both built from it, and the wrapper enforces what it declares: a route
+with a ``body`` gets that Struct decoded (JSON only, no unknown field), one with ``auth``
+gets the token.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from typing import Any
 
 import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from jokeapp.core.errors import CodedError
 from jokeapp.rooms import commands as cmd
 from jokeapp.rooms.errors import RoomError
 from jokeapp.rooms.manager import RoomManager
 from jokeapp.server import protocol as p
-from jokeapp.server.responses import (
-    INVALID_BODY,
-    TOO_LARGE,
-    UNAUTHORIZED,
-    error_response,
-    json_response,
-    room_error,
-)
+from jokeapp.server.responses import error_response, json_response
 
-T = TypeVar("T")
-Handler = Callable[[Request], Awaitable[Response]]
+# handler(request, body decoded to the endpoint's ``body`` Struct or None, token or "")
+Handler = Callable[[Request, Any, str], Awaitable[Response]]
+
+
+@dataclass(frozen=True)
+class QueryParam:
+    name: str
+    schema: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    method: str
+    path: str
+    handler: Handler
+    summary: str
+    answer: type | None  # the 2xx body's Struct; None: a free-form JSON object
+    answer_text: str = "ok"
+    body: type | None = None
+    auth: bool = False
+    status: int = 200
+    query: tuple[QueryParam, ...] = ()
 
 
 def _manager(request: Request) -> RoomManager:
@@ -32,41 +54,59 @@ def _manager(request: Request) -> RoomManager:
     return manager
 
 
-async def _body(request: Request, kind: type[T]) -> T:
+def _is_json(content_type: str) -> bool:
+    return content_type.split(";", 1)[0].strip().lower() == "application/json"
+
+
+async def _body(request: Request, kind: type[Any]) -> Any:
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > p.MAX_MESSAGE_BYTES:
-        raise RoomError(*TOO_LARGE)
+        raise RoomError("too_large")
     raw = b""
     async for chunk in request.stream():
         raw += chunk
         if len(raw) > p.MAX_MESSAGE_BYTES:
-            raise RoomError(*TOO_LARGE)
+            raise RoomError("too_large")
+    if not raw:
+        raw = b"{}"  # no body at all: every field takes its default
+    elif not _is_json(request.headers.get("content-type", "")):
+        raise RoomError("unsupported_media_type")
     try:
-        return msgspec.json.decode(raw or b"{}", type=kind)
-    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-        raise RoomError(*INVALID_BODY) from exc
+        data = msgspec.json.decode(raw)
+    except msgspec.DecodeError as exc:
+        raise RoomError("invalid_body") from exc
+    if isinstance(data, dict):
+        known = set(kind.__struct_encode_fields__)
+        unknown = sorted(str(key) for key in data if key not in known)
+        if unknown:
+            raise RoomError("invalid_body", {"field": unknown[0]})
+    try:
+        return msgspec.convert(data, kind)
+    except msgspec.ValidationError as exc:
+        raise RoomError("invalid_body") from exc
 
 
 def _token(request: Request) -> str:
     header = request.headers.get("authorization", "")
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise RoomError(*UNAUTHORIZED)
+        raise RoomError("bad_token")
     return token.strip()
 
 
-def guarded(handler: Handler) -> Handler:
-    """Turns every refusal into the shared error body; nothing escapes as a bare 500."""
+def _route(endpoint: Endpoint) -> Route:
+    """The Starlette route; every refusal becomes the shared error body, never a bare 500."""
 
     async def run(request: Request) -> Response:
         try:
-            return await handler(request)
-        except RoomError as exc:
-            return room_error(exc)
+            token = _token(request) if endpoint.auth else ""
+            body = await _body(request, endpoint.body) if endpoint.body is not None else None
+            return await endpoint.handler(request, body, token)
+        except CodedError as exc:
+            return error_response(exc)
 
-    run.__name__ = handler.__name__
-    run.__doc__ = handler.__doc__
-    return run
+    run.__name__ = endpoint.handler.__name__
+    return Route(endpoint.path, run, methods=[endpoint.method])
 
 
 async def _room_call(request: Request, command: cmd.Command) -> Any:
@@ -74,115 +114,159 @@ async def _room_call(request: Request, command: cmd.Command) -> Any:
     return await room.call(command)
 
 
-@guarded
-async def health(request: Request) -> Response:
+async def health(request: Request, body: None, token: str) -> Response:
     return json_response(p.HealthResponse(ok=True, rooms=len(_manager(request).rooms)))
 
 
-@guarded
-async def games(request: Request) -> Response:
+async def games(request: Request, body: None, token: str) -> Response:
     return json_response({"games": _manager(request).catalogue()})
 
 
-@guarded
-async def create_room(request: Request) -> Response:
-    body = await _body(request, p.CreateRoomRequest)
-    room, token, player_id = await _manager(request).create(body.game, body.options, body.nickname)
-    return json_response(p.CreateRoomResponse(room.room_id, room.code, token, player_id), 201)
+async def create_room(request: Request, body: p.CreateRoomRequest, token: str) -> Response:
+    room, new_token, player_id = await _manager(request).create(
+        body.game, body.options, body.nickname
+    )
+    return json_response(p.CreateRoomResponse(room.room_id, room.code, new_token, player_id), 201)
 
 
-@guarded
-async def list_rooms(request: Request) -> Response:
+async def list_rooms(request: Request, body: None, token: str) -> Response:
     return json_response({"rooms": _manager(request).open_rooms()})
 
 
-@guarded
-async def get_room(request: Request) -> Response:
+async def get_room(request: Request, body: None, token: str) -> Response:
     return json_response(await _room_call(request, cmd.Info()))
 
 
-@guarded
-async def join_room(request: Request) -> Response:
-    body = await _body(request, p.JoinRequest)
+async def join_room(request: Request, body: p.JoinRequest, token: str) -> Response:
     room = await _manager(request).get(request.path_params["ref"])
-    token, player_id = await room.call(cmd.Join(body.nickname, body.role))
-    return json_response(p.JoinResponse(room.room_id, room.code, token, player_id))
+    new_token, player_id = await room.call(cmd.Join(body.nickname, body.role))
+    return json_response(p.JoinResponse(room.room_id, room.code, new_token, player_id))
 
 
-@guarded
-async def leave_room(request: Request) -> Response:
-    await _room_call(request, cmd.Leave(_token(request)))
+async def leave_room(request: Request, body: None, token: str) -> Response:
+    await _room_call(request, cmd.Leave(token))
     return json_response(p.OkResponse())
 
 
-@guarded
-async def start(request: Request) -> Response:
-    return json_response(await _room_call(request, cmd.Start(_token(request))))
+async def start(request: Request, body: None, token: str) -> Response:
+    return json_response(await _room_call(request, cmd.Start(token)))
 
 
-@guarded
-async def add_bot(request: Request) -> Response:
-    token = _token(request)
-    body = await _body(request, p.AddBotRequest)
+async def add_bot(request: Request, body: p.AddBotRequest, token: str) -> Response:
     player_id = await _room_call(request, cmd.AddBot(token, body.policy))
     return json_response(p.AddBotResponse(player_id))
 
 
-@guarded
-async def remove_bot(request: Request) -> Response:
-    command = cmd.RemoveBot(_token(request), request.path_params["player_id"])
-    return json_response(await _room_call(request, command))
+async def remove_bot(request: Request, body: None, token: str) -> Response:
+    return json_response(
+        await _room_call(request, cmd.RemoveBot(token, request.path_params["player_id"]))
+    )
 
 
-@guarded
-async def kick(request: Request) -> Response:
-    token = _token(request)
-    body = await _body(request, p.KickRequest)
+async def kick(request: Request, body: p.KickRequest, token: str) -> Response:
     return json_response(await _room_call(request, cmd.Kick(token, body.player_id)))
 
 
-@guarded
-async def set_options(request: Request) -> Response:
-    token = _token(request)
-    body = await _body(request, p.OptionsRequest)
+async def set_options(request: Request, body: p.OptionsRequest, token: str) -> Response:
     return json_response(await _room_call(request, cmd.SetOptions(token, body.options)))
 
 
-@guarded
-async def rematch(request: Request) -> Response:
-    return json_response(await _room_call(request, cmd.Rematch(_token(request))))
+async def rematch(request: Request, body: None, token: str) -> Response:
+    return json_response(await _room_call(request, cmd.Rematch(token)))
 
 
-@guarded
-async def afk(request: Request) -> Response:
-    token = _token(request)
-    body = await _body(request, p.AfkRequest)
-    return json_response(await _room_call(request, cmd.AfkAnswer(token, body.player_id, body.choice)))
+async def afk(request: Request, body: p.AfkRequest, token: str) -> Response:
+    return json_response(
+        await _room_call(request, cmd.AfkAnswer(token, body.player_id, body.choice))
+    )
 
 
-@guarded
-async def record(request: Request) -> Response:
+async def record(request: Request, body: None, token: str) -> Response:
     raw = request.query_params.get("match")
     if raw is not None and not (raw.isdigit() and len(raw) < 9):
-        return error_response(*INVALID_BODY)
+        return error_response("invalid_body")
     match = int(raw) if raw is not None else None
     return json_response(await _manager(request).record(request.path_params["ref"], match))
 
 
-ROUTES = [
-    Route("/api/health", health, methods=["GET"]),
-    Route("/api/games", games, methods=["GET"]),
-    Route("/api/rooms", create_room, methods=["POST"]),
-    Route("/api/rooms", list_rooms, methods=["GET"]),
-    Route("/api/rooms/{ref}", get_room, methods=["GET"]),
-    Route("/api/rooms/{ref}/join", join_room, methods=["POST"]),
-    Route("/api/rooms/{ref}/leave", leave_room, methods=["POST"]),
-    Route("/api/rooms/{ref}/start", start, methods=["POST"]),
-    Route("/api/rooms/{ref}/bots", add_bot, methods=["POST"]),
-    Route("/api/rooms/{ref}/bots/{player_id}", remove_bot, methods=["DELETE"]),
-    Route("/api/rooms/{ref}/kick", kick, methods=["POST"]),
-    Route("/api/rooms/{ref}/options", set_options, methods=["PUT"]),
-    Route("/api/rooms/{ref}/rematch", rematch, methods=["POST"]),
-    Route("/api/rooms/{ref}/afk", afk, methods=["POST"]),
-    Route("/api/rooms/{ref}/record", record, methods=["GET"]),
-]
+ENDPOINTS: tuple[Endpoint, ...] = (
+    Endpoint("GET", "/api/health", health, "health", p.HealthResponse),
+    Endpoint("GET", "/api/games", games, "the game catalogue", p.GamesResponse),
+    Endpoint(
+        "POST",
+        "/api/rooms",
+        create_room,
+        "create a room",
+        p.CreateRoomResponse,
+        body=p.CreateRoomRequest,
+        status=201,
+    ),
+    Endpoint("GET", "/api/rooms", list_rooms, "open rooms", p.RoomListResponse),
+    Endpoint("GET", "/api/rooms/{ref}", get_room, "one room (by code or id)", p.RoomInfo),
+    Endpoint(
+        "POST",
+        "/api/rooms/{ref}/join",
+        join_room,
+        "join as player or spectator",
+        p.JoinResponse,
+        body=p.JoinRequest,
+    ),
+    Endpoint("POST", "/api/rooms/{ref}/leave", leave_room, "leave", p.OkResponse, auth=True),
+    Endpoint("POST", "/api/rooms/{ref}/start", start, "start (host)", p.RoomInfo, auth=True),
+    Endpoint(
+        "POST",
+        "/api/rooms/{ref}/bots",
+        add_bot,
+        "add a bot (host)",
+        p.AddBotResponse,
+        body=p.AddBotRequest,
+        auth=True,
+    ),
+    Endpoint(
+        "DELETE",
+        "/api/rooms/{ref}/bots/{player_id}",
+        remove_bot,
+        "remove a bot (host)",
+        p.RoomInfo,
+        auth=True,
+    ),
+    Endpoint(
+        "POST",
+        "/api/rooms/{ref}/kick",
+        kick,
+        "kick (host)",
+        p.RoomInfo,
+        body=p.KickRequest,
+        auth=True,
+    ),
+    Endpoint(
+        "PUT",
+        "/api/rooms/{ref}/options",
+        set_options,
+        "change options (host)",
+        p.RoomInfo,
+        body=p.OptionsRequest,
+        auth=True,
+    ),
+    Endpoint("POST", "/api/rooms/{ref}/rematch", rematch, "rematch (host)", p.RoomInfo, auth=True),
+    Endpoint(
+        "POST",
+        "/api/rooms/{ref}/afk",
+        afk,
+        "answer an AFK offer (host)",
+        p.RoomInfo,
+        body=p.AfkRequest,
+        auth=True,
+    ),
+    Endpoint(
+        "GET",
+        "/api/rooms/{ref}/record",
+        record,
+        "the record of a finished match",
+        None,
+        answer_text="the DESIGN.md game record",
+        query=(QueryParam("match", {"type": "integer", "minimum": 1}),),
+    ),
+)
+
+ROUTES = [_route(endpoint) for endpoint in ENDPOINTS]

@@ -1,75 +1,59 @@
-"""The OpenAPI 3.1 document of the HTTP API, built from the protocol's message classes."""
+"""The OpenAPI 3.1 document of the HTTP API, built from the route table (http_api.ENDPOINTS)
+and the protocol's message classes: a route is described once, where it is served."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from jokeapp.server.http_api import ENDPOINTS, Endpoint
 from jokeapp.server.protocol import PROTOCOL_VERSION, schema_components
 
-
-def _ref(name: str) -> dict[str, Any]:
-    return {"$ref": f"#/components/schemas/{name}"}
+_PATH_PARAM = re.compile(r"{(\w+)}")
 
 
-def _json(name: str) -> dict[str, Any]:
-    return {"content": {"application/json": {"schema": _ref(name)}}}
+def _json(schema: dict[str, Any]) -> dict[str, Any]:
+    return {"content": {"application/json": {"schema": schema}}}
 
 
-def _op(summary: str, answer: str, *, body: str | None = None, auth: bool = False, status: str = "200",
-        params: tuple[str, ...] = ("ref",)) -> dict[str, Any]:
+def _ref(kind: type) -> dict[str, Any]:
+    return {"$ref": f"#/components/schemas/{kind.__name__}"}
+
+
+def _operation(endpoint: Endpoint) -> dict[str, Any]:
+    answer = _ref(endpoint.answer) if endpoint.answer is not None else {"type": "object"}
     op: dict[str, Any] = {
-        "summary": summary,
+        "summary": endpoint.summary,
         "responses": {
-            status: {"description": "ok", **_json(answer)},
-            "4XX": {"description": "refused; see docs/protocol.md for the codes", **_json("ErrorResponse")},
+            str(endpoint.status): {"description": endpoint.answer_text, **_json(answer)},
+            "4XX": {
+                "description": "refused; see docs/protocol.md for the codes",
+                **_json({"$ref": "#/components/schemas/ErrorResponse"}),
+            },
         },
     }
-    parameters = [{"name": n, "in": "path", "required": True, "schema": {"type": "string"}} for n in params]
+    parameters = [
+        {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
+        for name in _PATH_PARAM.findall(endpoint.path)
+    ]
+    parameters += [
+        {"name": q.name, "in": "query", "required": False, "schema": q.schema}
+        for q in endpoint.query
+    ]
     if parameters:
         op["parameters"] = parameters
-    if body is not None:
-        op["requestBody"] = {"required": True, **_json(body)}
-    if auth:
+    if endpoint.body is not None:
+        op["requestBody"] = {"required": True, **_json(_ref(endpoint.body))}
+    if endpoint.auth:
         op["security"] = [{"token": []}]
     return op
 
 
 def document() -> dict[str, Any]:
     _, components = schema_components()
-    none: tuple[str, ...] = ()
-    paths = {
-        "/api/health": {"get": _op("health", "HealthResponse", params=none)},
-        "/api/games": {"get": _op("the game catalogue", "GamesResponse", params=none)},
-        "/api/rooms": {
-            "get": _op("open rooms", "RoomListResponse", params=none),
-            "post": _op("create a room", "CreateRoomResponse", body="CreateRoomRequest", status="201", params=none),
-        },
-        "/api/rooms/{ref}": {"get": _op("one room (by code or id)", "RoomInfo")},
-        "/api/rooms/{ref}/join": {"post": _op("join as player or spectator", "JoinResponse", body="JoinRequest")},
-        "/api/rooms/{ref}/leave": {"post": _op("leave", "OkResponse", auth=True)},
-        "/api/rooms/{ref}/start": {"post": _op("start (host)", "RoomInfo", auth=True)},
-        "/api/rooms/{ref}/bots": {"post": _op("add a bot (host)", "AddBotResponse", body="AddBotRequest", auth=True)},
-        "/api/rooms/{ref}/bots/{player_id}": {
-            "delete": _op("remove a bot (host)", "RoomInfo", auth=True, params=("ref", "player_id"))
-        },
-        "/api/rooms/{ref}/kick": {"post": _op("kick (host)", "RoomInfo", body="KickRequest", auth=True)},
-        "/api/rooms/{ref}/options": {"put": _op("change options (host)", "RoomInfo", body="OptionsRequest", auth=True)},
-        "/api/rooms/{ref}/rematch": {"post": _op("rematch (host)", "RoomInfo", auth=True)},
-        "/api/rooms/{ref}/afk": {"post": _op("answer an AFK offer (host)", "RoomInfo", body="AfkRequest", auth=True)},
-        "/api/rooms/{ref}/record": {
-            "get": {
-                **_op("the record of a finished match", "OkResponse"),
-                "responses": {
-                    "200": {"description": "the DESIGN.md game record",
-                            "content": {"application/json": {"schema": {"type": "object"}}}},
-                    "4XX": {"description": "refused", **_json("ErrorResponse")},
-                },
-            }
-        },
-    }
-    paths["/api/rooms/{ref}/record"]["get"]["parameters"].append(
-        {"name": "match", "in": "query", "required": False, "schema": {"type": "integer", "minimum": 1}}
-    )
+    paths: dict[str, dict[str, Any]] = {}
+    for endpoint in ENDPOINTS:
+        paths.setdefault(endpoint.path, {})[endpoint.method.lower()] = _operation(endpoint)
     return {
         "openapi": "3.1.0",
         "info": {"title": "joke-app room server", "version": str(PROTOCOL_VERSION)},

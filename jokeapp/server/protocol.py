@@ -8,7 +8,7 @@ classes, so the document and the code cannot drift apart.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import msgspec
 
@@ -23,6 +23,10 @@ AfkChoice = Literal["kick", "keep"]  # shown to the host as 강퇴 / 계속
 
 class _Wire(msgspec.Struct, rename="camel", omit_defaults=False, forbid_unknown_fields=False):
     """Base of every message: camelCase on the wire."""
+
+
+class _Request(_Wire, forbid_unknown_fields=True):
+    """An HTTP request body: a field the server does not know is refused (invalid_body)."""
 
 
 # ---------------------------------------------------------------- shared pieces
@@ -51,6 +55,9 @@ class SeatInfo(_Wire):
     connected: bool
     host: bool
     bot_policy: str | None = None
+    # The timeout rules play for this seat now: disconnected past the game's grace (marble
+    # 5 s), disconnected and timed out once since (dalmuti), or left/kicked mid-match.
+    away: bool = False
 
 
 class AfkOffer(_Wire):
@@ -75,6 +82,7 @@ class RoomInfo(_Wire):
     max_players: int
     seed_hash: str | None  # SHA-256 (hex) of the current match's seed, from its start
     afk_offers: list[AfkOffer] = []
+    abandoned: bool = False  # the match was stopped because every person had left it
 
 
 class PendingInfo(_Wire):
@@ -103,7 +111,7 @@ class GamesResponse(_Wire):
     games: list[GameInfo]
 
 
-class CreateRoomRequest(_Wire):
+class CreateRoomRequest(_Request):
     game: str
     nickname: str
     options: dict[str, Any] = {}
@@ -120,8 +128,8 @@ class RoomListResponse(_Wire):
     rooms: list[RoomInfo]
 
 
-class JoinRequest(_Wire):
-    nickname: str
+class JoinRequest(_Request):
+    nickname: str = ""  # a spectator may leave it empty (named "관전자 N"); a player may not
     role: Role = "player"
 
 
@@ -132,23 +140,23 @@ class JoinResponse(_Wire):
     player_id: str | None  # None for a spectator
 
 
-class AddBotRequest(_Wire):
-    policy: str = "normal"
+class AddBotRequest(_Request):
+    policy: str = "normal"  # a level of GameInfo.bots; "heuristic" (the old name) means normal
 
 
 class AddBotResponse(_Wire):
     player_id: str
 
 
-class KickRequest(_Wire):
+class KickRequest(_Request):
     player_id: str
 
 
-class OptionsRequest(_Wire):
+class OptionsRequest(_Request):
     options: dict[str, Any]
 
 
-class AfkRequest(_Wire):
+class AfkRequest(_Request):
     player_id: str
     choice: AfkChoice
 
@@ -158,8 +166,9 @@ class OkResponse(_Wire):
 
 
 class ErrorDetail(_Wire):
-    code: str
+    code: str  # one of jokeapp.core.codes.CODES (docs/protocol.md, "Error codes")
     message: str  # Korean, for the player
+    detail: dict[str, Any] | None = None  # the values the message names, when it names any
 
 
 class ErrorResponse(_Wire):
@@ -170,7 +179,8 @@ class ErrorResponse(_Wire):
 
 
 class ActionMessage(_Wire, tag="action", tag_field="type"):
-    """A game action. ``clientSeq`` rises by one per action of this seat; a repeat is ignored."""
+    """A game action. ``clientSeq`` is the seat's last applied one + 1 (a repeat: duplicate,
+    a jump: client_seq_gap; a refused action does not use its number)."""
 
     client_seq: int
     action: dict[str, Any]
@@ -198,6 +208,9 @@ class SnapshotMessage(_Wire, tag="snapshot", tag_field="type"):
     pending: list[PendingInfo]
     seed_hash: str | None
     last_client_seq: int  # the highest clientSeq applied for this seat (0: none)
+    # The viewer's copy of the match's setup events (dalmuti: firstRankDraw, dealt) while no
+    # step has been played yet; None otherwise.
+    setup_events: list[dict[str, Any]] | None = None
 
 
 class UpdateMessage(_Wire, tag="update", tag_field="type"):
@@ -212,9 +225,10 @@ class UpdateMessage(_Wire, tag="update", tag_field="type"):
 
 
 class ErrorMessage(_Wire, tag="error", tag_field="type"):
-    code: str
+    code: str  # one of jokeapp.core.codes.CODES (docs/protocol.md, "Error codes")
     message: str
-    client_seq: int | None = None
+    client_seq: int | None = None  # the refused frame's clientSeq, whenever it had one
+    detail: dict[str, Any] | None = None  # e.g. client_seq_gap: {"expected": 8}
 
 
 class PongMessage(_Wire, tag="pong", tag_field="type"):
@@ -226,13 +240,12 @@ ServerMessage = SnapshotMessage | UpdateMessage | ErrorMessage | PongMessage
 
 # ---------------------------------------------------------------- codecs
 
-_client_decoder = msgspec.json.Decoder(ClientMessage)
 _encoder = msgspec.json.Encoder()
 
-
-def decode_client(data: bytes | str) -> ClientMessage:
-    """Raises msgspec.DecodeError (bad JSON) or msgspec.ValidationError (bad shape)."""
-    return _client_decoder.decode(data)
+# The ``type`` values a client may send: the tags of ClientMessage's members.
+CLIENT_TYPES: frozenset[str] = frozenset(
+    str(member.__struct_config__.tag) for member in get_args(ClientMessage)
+)
 
 
 def encode(message: msgspec.Struct | dict[str, Any]) -> bytes:

@@ -1,4 +1,5 @@
-"""`joke schema`: prints the JSON Schema of every wire message (docs/protocol.md)."""
+"""`joke schema`: prints the JSON Schema of every wire message and of each game's actions,
+events and view (docs/protocol.md)."""
 
 from __future__ import annotations
 
@@ -7,18 +8,27 @@ import sys
 
 import msgspec
 
+from jokeapp.games import GAME_IDS, get_game
+from jokeapp.server.game_types import game_schemas
 from jokeapp.server.protocol import PROTOCOL_VERSION, schema_components
 
 
 def document() -> dict[str, object]:
     schemas, components = schema_components()
+    games, game_components = game_schemas([get_game(game_id) for game_id in GAME_IDS])
+    taken = sorted(components.keys() & game_components.keys())
+    if taken:
+        raise ValueError(f"game wire types reuse protocol names: {', '.join(taken)}")
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "joke-app room server wire protocol",
         "version": PROTOCOL_VERSION,
         "clientMessage": schemas[0],
         "serverMessage": schemas[1],
-        "components": {"schemas": components},
+        # {game id: {"action", "event", "view"}}: what ActionMessage.action, an update's
+        # events and a snapshot's or update's view hold in a room of that game.
+        "games": games,
+        "components": {"schemas": {**components, **game_components}},
     }
 
 

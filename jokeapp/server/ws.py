@@ -12,30 +12,16 @@ from typing import Any
 import msgspec
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from jokeapp.core.codes import CLOSE_BY_CODE, CLOSE_SLOW
 from jokeapp.rooms import commands as cmd
-from jokeapp.rooms.errors import RoomError
+from jokeapp.rooms.errors import RoomError, error_frame
 from jokeapp.rooms.manager import RoomManager
-from jokeapp.rooms.room import CLOSE_BAD_TOKEN, error_message
 from jokeapp.server import protocol as p
 from jokeapp.server.settings import Settings
 
 log = logging.getLogger(__name__)
 
 OUTBOX_LIMIT = 2000  # a client this far behind is not reading: drop it, it can reconnect
-CLOSE_SLOW = 4408
-
-WIRE_ERRORS = {
-    "bad_json": "메시지를 읽을 수 없어요.",
-    "invalid_message": "메시지 형식이 맞지 않아요.",
-    "unknown_type": "알 수 없는 메시지 종류예요.",
-    "too_large": "메시지가 너무 커요.",
-    "rate_limited": "너무 빨리 보내고 있어요. 잠시 후에 다시 해 주세요.",
-}
-CLIENT_TYPES = {"action", "resync", "ping"}
-
-
-def wire_error(code: str, client_seq: int | None = None) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": WIRE_ERRORS[code], "clientSeq": client_seq}
 
 
 class TokenBucket:
@@ -95,23 +81,37 @@ class WsConnection:
             await self._writer
 
 
-def _parse(text: str) -> p.ClientMessage | dict[str, Any]:
-    """The message, or the error to answer with."""
+_UNREADABLE = object()
+
+
+def _lenient(text: str) -> Any:
+    """The frame's JSON, or _UNREADABLE."""
     try:
-        raw = json.loads(text)
+        return json.loads(text)
     except (ValueError, RecursionError):
-        return wire_error("bad_json")
+        return _UNREADABLE
+
+
+def _client_seq(raw: Any) -> int | None:
+    """The frame's ``clientSeq`` if it has an integer one, whatever else is wrong with it."""
+    seq = raw.get("clientSeq") if isinstance(raw, dict) else None
+    return seq if type(seq) is int else None
+
+
+def _parse(raw: Any, seq: int | None) -> p.ClientMessage | dict[str, Any]:
+    """The message, or the error to answer with."""
+    if raw is _UNREADABLE:
+        return error_frame("bad_json")
     if not isinstance(raw, dict):
-        return wire_error("invalid_message")
-    if raw.get("type") not in CLIENT_TYPES:
-        return wire_error("unknown_type")
+        return error_frame("invalid_message")
+    if raw.get("type") not in p.CLIENT_TYPES:
+        return error_frame("unknown_type", seq)
     try:
         message: p.ClientMessage = msgspec.convert(raw, p.ClientMessage)
     except msgspec.ValidationError:
-        seq = raw.get("clientSeq")
-        return wire_error("invalid_message", seq if type(seq) is int else None)
+        return error_frame("invalid_message", seq)
     if isinstance(message, p.ActionMessage) and not 1 <= message.client_seq < 2**31:
-        return wire_error("invalid_message")
+        return error_frame("invalid_message", seq)
     return message
 
 
@@ -121,10 +121,10 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     await websocket.accept()
     token = websocket.query_params.get("token", "")
     try:
-        room = await manager.get(websocket.path_params["room_id"])
+        room = await manager.get(websocket.path_params["ref"])
     except RoomError:
-        await websocket.send_text(p.encode(error_message("bad_token")).decode())
-        await websocket.close(CLOSE_BAD_TOKEN)
+        await websocket.send_text(p.encode(error_frame("bad_token")).decode())
+        await websocket.close(CLOSE_BY_CODE["bad_token"])
         return
     conn = WsConnection(websocket)
     bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
@@ -138,13 +138,15 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
             if text is None:
                 data = frame.get("bytes") or b""
                 text = data.decode("utf-8", errors="replace")
+            raw = _lenient(text)
+            seq = _client_seq(raw)  # echoed by every refusal, so the client knows what was lost
             if not bucket.take():
-                conn.send(wire_error("rate_limited"))
+                conn.send(error_frame("rate_limited", seq))
                 continue
             if len(text.encode()) > p.MAX_MESSAGE_BYTES:
-                conn.send(wire_error("too_large"))
+                conn.send(error_frame("too_large", seq))
                 continue
-            message = _parse(text)
+            message = _parse(raw, seq)
             if isinstance(message, dict):
                 conn.send(message)
             elif isinstance(message, p.PingMessage):

@@ -15,11 +15,14 @@ from jokeapp.core.rng import Rng
 # Bots draw from their own generator, derived from the game's seed by this fixed offset, so a
 # game's dice never depend on the bots and a bot's choices never depend on the dice stream.
 BOT_SEED_OFFSET = 0x9E3779B97F4A7C15
-MAX_STEPS = 100_000
+# A game may legitimately never end (marble with maxRounds = 0 ends only by bankruptcy), so a
+# headless run stops a game at this many steps and records it as cut off (DESIGN.md, records).
+DEFAULT_MAX_STEPS = 20_000
+MAX_STEPS = 100_000  # the benchmark loop's guard: its default-option games always end
 
 
 class GameDidNotEnd(RuntimeError):
-    """A bot game ran past MAX_STEPS: a rules or bot defect, never a normal outcome."""
+    """A benchmark game ran past MAX_STEPS: a rules or bot defect, never a normal outcome."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +32,7 @@ class PlayedGame:
     record: dict[str, Any]
     state: Any
     steps: int
+    cut_off: bool = False  # stopped at the step cap, not finished: the record has no result
 
 
 def player_ids(count: int) -> list[str]:
@@ -46,10 +50,12 @@ def play_recorded(
     seed: int,
     bots: Mapping[str, Bot],
     with_states: bool = False,
+    max_steps: int = DEFAULT_MAX_STEPS,
     budget: Budget | Callable[[], Budget] | None = None,
     on_move: Callable[[str, float], None] | None = None,
 ) -> PlayedGame:
-    """Plays to the end; when several players are pending, the first listed acts first.
+    """Plays to the end or to ``max_steps`` steps, whichever comes first (then the record is
+    cut off); when several players are pending, the first listed acts first.
 
     Each bot is asked with its seat's knowledge only (core.bots.SeatLog). ``budget`` goes to
     every bot (search bots read it); a callable makes a fresh one per move (a time limit).
@@ -60,8 +66,9 @@ def play_recorded(
     state = recorder.state
     steps = 0
     while not game.is_over(state):
-        if steps >= MAX_STEPS:
-            raise GameDidNotEnd(f"{game.id} seed {seed}: no end after {MAX_STEPS} steps")
+        if steps >= max_steps:
+            recorder.cut_off()
+            return PlayedGame(seed, list(players), recorder.record, state, steps, cut_off=True)
         player = game.pending(state)[0].player
         knowledge = seats.knowledge(state, player)
         started = time.perf_counter()

@@ -6,15 +6,16 @@ import argparse
 import json
 import sys
 import time
-from importlib import import_module
 from typing import Any, TextIO
 
 from jokeapp.core.errors import GameError
 from jokeapp.core.options import resolve_options
 from jokeapp.games import GAME_IDS, get_game
 from jokeapp.sim.options_arg import parse_option
-from jokeapp.sim.play import play_recorded, player_ids
+from jokeapp.sim.parallel import default_workers, play_batches, worker_count
+from jokeapp.sim.play import DEFAULT_MAX_STEPS, PlayedGame, play_recorded, player_ids
 from jokeapp.sim.progress import ProgressBar
+from jokeapp.sim.stats import stats_for
 from jokeapp.sim.tournament import parse_budget
 
 
@@ -29,15 +30,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--log", type=argparse.FileType("w", encoding="utf-8"), help="write records (JSON lines)")
     parser.add_argument("--states", action="store_true", help="records include the full state after every step")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--max-steps", type=int, default=DEFAULT_MAX_STEPS, metavar="N",
+                        help=f"stop a game after N steps and record it as cut off (default {DEFAULT_MAX_STEPS:,})")
+    parser.add_argument("--workers", type=worker_count, default=default_workers(),
+                        help="processes playing games (default: the cores); the output does not change")
 
 
 def record_line(record: dict[str, Any]) -> str:
     return json.dumps(record, ensure_ascii=False, separators=(",", ":"), sort_keys=False)
-
-
-def stats_for(game_id: str) -> Any:
-    module = import_module(f"jokeapp.sim.stats_{game_id}")
-    return module.Stats()
 
 
 def main(args: argparse.Namespace) -> int:
@@ -56,20 +56,30 @@ def main(args: argparse.Namespace) -> int:
         return 2
     ids = player_ids(players)
     bots = {p: game.bots[args.bot] for p in ids}
-    stats = stats_for(game.id)
+    stats = stats_for(game)
     bar = None if args.quiet else ProgressBar(args.games, sys.stderr)
     total_steps = 0
+    cut_off = 0
     started = time.perf_counter()
-    for i in range(args.games):
-        played = play_recorded(game, options, ids, args.seed + i, bots, args.states, args.budget)
-        total_steps += played.steps
-        stats.add(game, played)
-        if args.log:
-            args.log.write(record_line(played.record) + "\n")
+    done = 0
+
+    def play_one(seed: int) -> PlayedGame:
+        return play_recorded(game, options, ids, seed, bots, args.states, args.max_steps, args.budget)
+
+    seeds = range(args.seed, args.seed + args.games)
+    for batch in play_batches(play_one, seeds, args.workers, new_stats=lambda: stats_for(game),
+                              encode=record_line if args.log else None):
+        total_steps += batch.steps
+        cut_off += batch.cut_off
+        stats.merge(batch.stats)
+        for line in batch.lines:
+            args.log.write(line + "\n")
+        done += batch.games
         if bar:
-            bar.update(i + 1)
+            bar.update(done)
     elapsed = time.perf_counter() - started
     print_summary(sys.stdout, game.id, args, players, options, elapsed, total_steps, stats)
+    sys.stdout.write(f"cut off at {args.max_steps:,} steps (unfinished, no result): {cut_off} of {args.games}\n")
     return 0
 
 

@@ -18,10 +18,11 @@ def check_line(number: int, line: str) -> list[str]:
         record = json.loads(line)
     except json.JSONDecodeError as exc:
         return [f"line {number}: not JSON ({exc.msg})"]
-    if not isinstance(record, dict) or record.get("game") not in GAME_IDS:
+    game_id = record.get("game") if isinstance(record, dict) else None
+    if not isinstance(game_id, str) or game_id not in GAME_IDS:
         return [f"line {number}: not a game record of {', '.join(GAME_IDS)}"]
     try:
-        problems = verify_record(get_game(record["game"]), record)
+        problems = verify_record(get_game(game_id), record)
     except (KeyError, TypeError, ValueError) as exc:
         return [f"line {number}: malformed record ({exc})"]
     return [f"line {number} (seed {record.get('seed')}): {p}" for p in problems]

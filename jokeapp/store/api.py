@@ -57,6 +57,19 @@ class ActionRow:
 
 
 @dataclass(slots=True)
+class AbsenceRow:
+    """One seat's absence counters in one match (both specs' 8.5), kept across restarts."""
+
+    room_id: str
+    match: int
+    player_id: str
+    timeouts_in_row: int = 0  # dalmuti: timeouts in a row (the deadline shrinks after three)
+    absent_rounds: int = 0  # marble: rounds in a row whose turns the timeout rule played
+    last_absent_round: int | None = None  # the round of the last of those turns
+    offer: int | None = None  # an open 강퇴/계속 offer to the host: the rounds it names
+
+
+@dataclass(slots=True)
 class LoadedRoom:
     room: RoomRow
     seats: list[SeatRow]
@@ -66,6 +79,7 @@ class LoadedRoom:
     tail: list[ActionRow] = field(default_factory=list)  # actions after the snapshot
     last_seq: int = 0
     last_client_seq: dict[str, int] = field(default_factory=dict)
+    absences: list[AbsenceRow] = field(default_factory=list)  # of the current match
 
 
 class StoreError(Exception):
@@ -90,6 +104,8 @@ class Store(Protocol):
         ...
 
     async def save_snapshot(self, room_id: str, match: int, step: int, state: dict[str, Any]) -> None: ...
+
+    async def save_absence(self, row: AbsenceRow) -> None: ...
 
     async def finish_match(self, room_id: str, match: int, result: dict[str, Any]) -> None: ...
 

@@ -6,6 +6,7 @@ import copy
 from typing import Any
 
 from jokeapp.store.api import (
+    AbsenceRow,
     ActionRow,
     LoadedRoom,
     MatchRow,
@@ -24,6 +25,7 @@ class MemoryStore:
         self.matches: dict[tuple[str, int], MatchRow] = {}
         self.actions: dict[tuple[str, int], list[ActionRow]] = {}
         self.snapshots: dict[tuple[str, int], tuple[int, dict[str, Any]]] = {}
+        self.absences: dict[tuple[str, int, str], AbsenceRow] = {}
         self.fail_appends = False  # tests: simulate a store that cannot commit
 
     async def save_room(self, row: RoomRow) -> None:
@@ -56,6 +58,9 @@ class MemoryStore:
     async def save_snapshot(self, room_id: str, match: int, step: int, state: dict[str, Any]) -> None:
         self.snapshots[(room_id, match)] = (step, copy.deepcopy(state))
 
+    async def save_absence(self, row: AbsenceRow) -> None:
+        self.absences[(row.room_id, row.match, row.player_id)] = copy.deepcopy(row)
+
     async def finish_match(self, room_id: str, match: int, result: dict[str, Any]) -> None:
         self.matches[(room_id, match)].result = copy.deepcopy(result)
 
@@ -85,6 +90,7 @@ class MemoryStore:
         for a in log:
             if a.client_seq is not None:
                 loaded.last_client_seq[a.actor] = max(loaded.last_client_seq.get(a.actor, 0), a.client_seq)
+        loaded.absences = [copy.deepcopy(a) for (r, m, _), a in self.absences.items() if r == rid and m == room.match]
         return loaded
 
     async def unfinished_room_ids(self) -> list[str]:

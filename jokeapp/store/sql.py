@@ -21,6 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 
 from jokeapp.store import tables as t
 from jokeapp.store.api import (
+    AbsenceRow,
     ActionRow,
     LoadedRoom,
     MatchRow,
@@ -154,6 +155,7 @@ class SqlStore:
             "spectator": upsert(t.spectators, ["room_id", "token_key"]),
             "snapshot": upsert(t.snapshots, ["room_id", "match", "step"]),
             "result": upsert(t.results, ["room_id", "match"]),
+            "absence": upsert(t.absences, ["room_id", "match", "player_id"]),
             "match": t.matches.insert(),
             "action": t.actions.insert(),
             "unseat": t.seats.delete().where(
@@ -204,6 +206,13 @@ class SqlStore:
     async def save_snapshot(self, room_id: str, match: int, step: int, state: dict[str, Any]) -> None:
         await self._write(self._stmts["snapshot"], {
             "room_id": room_id, "match": match, "step": step, "state": _dumps(state),
+        })
+
+    async def save_absence(self, row: AbsenceRow) -> None:
+        await self._write(self._stmts["absence"], {
+            "room_id": row.room_id, "match": row.match, "player_id": row.player_id,
+            "timeouts_in_row": row.timeouts_in_row, "absent_rounds": row.absent_rounds,
+            "last_absent_round": row.last_absent_round, "offer": row.offer,
         })
 
     async def finish_match(self, room_id: str, match: int, result: dict[str, Any]) -> None:
@@ -271,6 +280,13 @@ class SqlStore:
                 .group_by(t.actions.c.actor)
             )
             loaded.last_client_seq = {actor: int(value) for actor, value in per_actor if value is not None}
+            absent = await conn.execute(
+                sa.select(t.absences).where(t.absences.c.room_id == rid, t.absences.c.match == room.match)
+            )
+            loaded.absences = [
+                AbsenceRow(rid, a.match, a.player_id, a.timeouts_in_row, a.absent_rounds, a.last_absent_round, a.offer)
+                for a in absent
+            ]
             return loaded
 
     async def match_log(self, room_id: str, match: int) -> tuple[MatchRow, list[ActionRow]] | None:

@@ -79,3 +79,16 @@ results = sa.Table(
     sa.Column("match", sa.Integer, primary_key=True),
     sa.Column("result", sa.Text, nullable=False),  # JSON
 )
+
+# A seat's absence counters in a match (both specs' 8.5), so a restart does not reset them.
+absences = sa.Table(
+    "absences",
+    metadata,
+    sa.Column("room_id", sa.String(32), primary_key=True),
+    sa.Column("match", sa.Integer, primary_key=True),
+    sa.Column("player_id", sa.String(8), primary_key=True),
+    sa.Column("timeouts_in_row", sa.Integer, nullable=False),
+    sa.Column("absent_rounds", sa.Integer, nullable=False),
+    sa.Column("last_absent_round", sa.Integer),
+    sa.Column("offer", sa.Integer),
+)

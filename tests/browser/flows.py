@@ -70,7 +70,7 @@ def marble_step(page: Any) -> bool:
             with contextlib.suppress(Exception):
                 sell.first.click(timeout=QUICK)
                 return True
-    if page.get_by_text("갈 칸을 판에서 눌러 주세요").count():
+    if page.get_by_test_id("space-timeout").count():  # space travel: pick a square
         with contextlib.suppress(Exception):
             page.get_by_test_id("tile-5").click(timeout=QUICK)
             return tap(page, "space-go")
@@ -96,6 +96,9 @@ def dalmuti_step(page: Any) -> bool:
     return False
 
 
+PATIENCE = 4
+
+
 def play_until(
     page: Any,
     step: Callable[[Any], bool],
@@ -103,13 +106,19 @@ def play_until(
     seconds: float,
     on_step: Callable[[Any, int], None] | None = None,
 ) -> int:
-    """Plays through the UI until `done`; returns how many actions we took."""
-    deadline = time.monotonic() + seconds
+    """Plays through the UI until `done`; returns how many actions we took.
+
+    `seconds` is what a quiet machine needs; the guard allows PATIENCE times that, since it
+    is there to stop a stuck game, not to time one.
+    """
+    deadline = time.monotonic() + seconds * PATIENCE
     actions = 0
     while not done(page):
         assert time.monotonic() < deadline, f"not done after {seconds}s ({actions} actions)"
         if page.get_by_test_id("rejection").count():
-            page.get_by_test_id("rejection").get_by_role("button").click()
+            # an ack may clear the banner while we reach for its button
+            with contextlib.suppress(Exception):
+                page.get_by_test_id("rejection").get_by_role("button").click(timeout=QUICK)
         if step(page):
             actions += 1
             if on_step:

@@ -1,6 +1,24 @@
+from __future__ import annotations
+
+from dataclasses import dataclass
+
 import pytest
 
-from jokeapp.core import InvalidOptions, OptionSpec, resolve_options
+from jokeapp.core import (
+    InvalidOptions,
+    OptionSpec,
+    options_class,
+    options_from,
+    options_json,
+    resolve_options,
+)
+from jokeapp.core.options import option_specs
+from jokeapp.games import get_game
+
+
+def game_players(count: int) -> list[str]:
+    return [f"p{i}" for i in range(1, count + 1)]
+
 
 SPECS = (
     OptionSpec("rounds", (1, 3, 5), 3, "라운드 수"),
@@ -36,3 +54,78 @@ def test_bool_is_not_an_int_choice() -> None:
 
 def test_null_choice() -> None:
     assert resolve_options(SPECS, {"turnSeconds": None})["turnSeconds"] is None
+
+
+# ---------------------------------------------------------------- typed options
+
+
+@options_class(SPECS)
+@dataclass(frozen=True, slots=True)
+class Typed:
+    rounds: int
+    revolution: bool
+    turn_seconds: int | None
+
+
+def test_typed_options_fill_defaults_and_read_as_fields() -> None:
+    options = options_from(Typed, {"turnSeconds": None})
+    assert options == Typed(rounds=3, revolution=True, turn_seconds=None)
+    assert options_json(options) == {"rounds": 3, "revolution": True, "turnSeconds": None}
+
+
+def test_typed_options_validate_like_the_table() -> None:
+    with pytest.raises(InvalidOptions) as err:
+        options_from(Typed, {"turn_seconds": 30})
+    assert err.value.code == "unknown_option"
+    with pytest.raises(InvalidOptions):
+        options_from(Typed, {"rounds": True})
+
+
+def test_a_field_that_is_not_in_the_table_fails_at_declaration() -> None:
+    with pytest.raises(TypeError, match="do not match the options table"):
+
+        @options_class(SPECS)
+        @dataclass(frozen=True)
+        class Typo:
+            rounds: int
+            revolutoin: bool
+            turn_seconds: int | None
+
+
+def test_a_field_whose_type_misses_a_choice_fails_at_declaration() -> None:
+    with pytest.raises(TypeError, match="None of turnSeconds"):
+
+        @options_class(SPECS)
+        @dataclass(frozen=True)
+        class NoNull:
+            rounds: int
+            revolution: bool
+            turn_seconds: int
+
+
+def test_a_default_written_twice_or_a_mutable_class_fails_at_declaration() -> None:
+    with pytest.raises(TypeError, match="default belongs in the options table"):
+
+        @options_class(SPECS)
+        @dataclass(frozen=True)
+        class Twice:
+            rounds: int
+            revolution: bool
+            turn_seconds: int | None = 30
+
+    with pytest.raises(TypeError, match="frozen dataclass"):
+
+        @options_class(SPECS)
+        @dataclass
+        class Mutable:
+            rounds: int
+            revolution: bool
+            turn_seconds: int | None
+
+
+@pytest.mark.parametrize("game_id", ["marble", "dalmuti"])
+def test_each_game_keeps_typed_options_that_match_its_table(game_id: str) -> None:
+    game = get_game(game_id)
+    state = game.setup({}, game_players(game.min_players), seed=1)
+    assert option_specs(type(state.options)) == tuple(game.options)
+    assert game.to_json(state)["options"] == resolve_options(game.options, {})

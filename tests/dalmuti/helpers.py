@@ -70,3 +70,22 @@ def hand_ids(state: DalmutiState, player: str) -> list[str]:
 def ids_in(obj: Any) -> set[str]:
     """Every card id written anywhere in a JSON-able object."""
     return set(CARD_ID.findall(json.dumps(obj)))
+
+
+def give_both_jesters(state: DalmutiState, player: str) -> None:
+    """Moves both jesters into ``player``'s hand in place, each swapped for one of their
+    number cards, so every hand keeps its size (the live state, not a JSON copy)."""
+    from jokeapp.games.dalmuti.data import JESTERS
+
+    for jester in JESTERS:
+        holder = next(p for p, hand in state.hands.items() if jester in hand)
+        if holder == player:
+            continue
+        mine = state.hands[player]
+        swapped = next(c for c in mine if c not in JESTERS)
+        mine.remove(swapped)
+        mine.append(jester)
+        state.hands[holder].remove(jester)
+        state.hands[holder].append(swapped)
+        mine.sort()
+        state.hands[holder].sort()

@@ -11,7 +11,9 @@ from jokeapp.games.dalmuti.state import DalmutiState
 from tests.dalmuti.helpers import FIVE, GAME, J1, J2, card, cards, position, top
 
 
-def rejected(state: DalmutiState, actor: str, action: Any, code: str | None = None) -> IllegalAction:
+def rejected(
+    state: DalmutiState, actor: str, action: Any, code: str | None = None
+) -> IllegalAction:
     """Asserts the action is refused and changes nothing; returns the error."""
     before = GAME.to_json(state)
     with pytest.raises(IllegalAction) as err:
@@ -46,7 +48,9 @@ def return_position() -> DalmutiState:
 def revolution_position(holder: str) -> DalmutiState:
     hands = {p: cards(4 + i, 4 + i) for i, p in enumerate(FIVE)}
     hands[holder] = [*hands[holder], J1, J2]
-    return position(hands, phase={"kind": "revolutionCheck", "confirmed": dict.fromkeys(FIVE, False)})
+    return position(
+        hands, phase={"kind": "revolutionCheck", "confirmed": dict.fromkeys(FIVE, False)}
+    )
 
 
 def follow_position(*ids: str, rank: int, hand: list[str]) -> DalmutiState:
@@ -55,3 +59,14 @@ def follow_position(*ids: str, rank: int, hand: list[str]) -> DalmutiState:
 
 
 NINE_THREE = (card(9, 1), card(9, 2), card(9, 3))
+
+
+def declare_then_all_confirm(state: DalmutiState, declarer: str) -> list[dict[str, Any]]:
+    """``declarer`` declares, then everyone else confirms; the events of the last
+    confirmation, which is when the revolution takes effect (spec 8.2)."""
+    assert GAME.apply(state, declarer, {"type": "confirmHand", "declareRevolution": True}) == []
+    confirmed = GAME.to_json(state)["phase"]["confirmed"]
+    events: list[dict[str, Any]] = []
+    for player in [p for p in state.order if not confirmed[p]]:
+        events = GAME.apply(state, player, {"type": "confirmHand"})
+    return events

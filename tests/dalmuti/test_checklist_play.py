@@ -23,14 +23,22 @@ def test_follow_9x3_rejects_8x2_count_differs() -> None:
 
 def test_follow_9x3_rejects_9x3_same_number() -> None:
     state = follow_position(*NINE_THREE, rank=9, hand=[card(9, 4), card(9, 5), card(9, 6), card(4)])
-    err = rejected(state, "b", {"type": "play", "cardIds": [card(9, 4), card(9, 5), card(9, 6)]}, "not_lower")
+    err = rejected(
+        state, "b", {"type": "play", "cardIds": [card(9, 4), card(9, 5), card(9, 6)]}, "not_lower"
+    )
     assert err.message == "더 낮은 숫자만 낼 수 있어요."
 
 
 def test_follow_4_4_jester_allowed() -> None:
     state = follow_position(*NINE_THREE, rank=9, hand=[*cards(4, 4, 6), J1])
     events = GAME.apply(state, "b", {"type": "play", "cardIds": [*cards(4, 4), J1]})
-    assert events[0] == {"type": "played", "player": "b", "cardIds": [*cards(4, 4), J1], "count": 3, "rank": 4}
+    assert events[0] == {
+        "type": "played",
+        "player": "b",
+        "cardIds": [*cards(4, 4), J1],
+        "count": 3,
+        "rank": 4,
+    }
 
 
 def test_follow_two_jesters_and_1_allowed_as_1x3() -> None:
@@ -63,7 +71,13 @@ def test_lead_lone_jester_is_13_and_any_single_beats_it() -> None:
 
 
 def test_lead_two_jesters_alone_are_13x2() -> None:
-    hands = {"a": [J1, J2, card(5)], "b": cards(12, 12), "c": cards(11), "d": cards(10), "e": cards(9)}
+    hands = {
+        "a": [J1, J2, card(5)],
+        "b": cards(12, 12),
+        "c": cards(11),
+        "d": cards(10),
+        "e": cards(9),
+    }
     state = position(hands, current="a")
     events = GAME.apply(state, "a", {"type": "play", "cardIds": [J1, J2]})
     assert (events[0]["count"], events[0]["rank"]) == (2, 13)
@@ -82,6 +96,7 @@ def test_trick_ends_when_all_but_the_last_player_pass_and_they_lead() -> None:
         "E": cards(8, 8),
     }
     state = position(hands, current="A")
+    discarded = len(GAME.to_json(state)["discard"])  # the cards nobody holds went out before
     GAME.apply(state, "A", {"type": "play", "cardIds": cards(7, 7)})
     GAME.apply(state, "B", {"type": "play", "cardIds": cards(5, 5)})
     GAME.apply(state, "C", {"type": "pass"})
@@ -92,7 +107,7 @@ def test_trick_ends_when_all_but_the_last_player_pass_and_they_lead() -> None:
     assert events[-1] == {"type": "trickWon", "player": "D", "next": "D"}
     data = GAME.to_json(state)
     assert data["current"] == "D" and data["trick"]["top"] is None and data["trick"]["pile"] == []
-    assert len(data["discard"]) == 6
+    assert len(data["discard"]) == discarded + 6
     rejected(state, "D", {"type": "pass"}, "cannot_pass_lead")
 
 
@@ -106,6 +121,43 @@ def test_trick_after_last_set_emptied_hand_next_player_leads() -> None:
     events = GAME.apply(state, "e", {"type": "pass"})
     assert events[-1] == {"type": "trickWon", "player": "a", "next": "b"}
     assert GAME.to_json(state)["current"] == "b"
+
+
+def test_trick_after_last_set_emptied_hand_the_next_seat_after_that_player_leads() -> None:
+    # c (the middle rank) goes out with the trick's last set: d, the seat after c, leads,
+    # not a, the first seat in rank order, who still has cards
+    hands = {
+        "a": cards(9, 12),
+        "b": cards(12, 12),
+        "c": cards(4),
+        "d": cards(10, 11),
+        "e": cards(8, 11),
+    }
+    state = position(hands, current="a")
+    GAME.apply(state, "a", {"type": "play", "cardIds": cards(9)})
+    GAME.apply(state, "b", {"type": "pass"})
+    GAME.apply(state, "c", {"type": "play", "cardIds": cards(4)})
+    for player in ["d", "e", "a"]:
+        GAME.apply(state, player, {"type": "pass"})
+    events = GAME.apply(state, "b", {"type": "pass"})
+    assert events[-1] == {"type": "trickWon", "player": "c", "next": "d"}
+    assert GAME.to_json(state)["current"] == "d" and GAME.pending(state)[0].player == "d"
+
+
+def test_trick_after_last_set_emptied_hand_the_next_seat_is_in_turn_order_after_a_great_revolution() -> (
+    None
+):
+    # turned order e, d, c, b, a: after d comes c (out already), then b
+    hands = {"a": cards(12), "b": cards(10, 11), "c": [], "d": cards(3), "e": cards(9, 12)}
+    state = position(
+        hands, order=["e", "d", "c", "b", "a"], current="e", finishOrder=["c"], revolution="great"
+    )
+    GAME.apply(state, "e", {"type": "play", "cardIds": cards(9)})
+    GAME.apply(state, "d", {"type": "play", "cardIds": cards(3)})
+    for player in ["b", "a"]:
+        GAME.apply(state, player, {"type": "pass"})
+    events = GAME.apply(state, "e", {"type": "pass"})
+    assert events[-1] == {"type": "trickWon", "player": "d", "next": "b"}
 
 
 def test_trick_after_last_set_emptied_hand_the_others_may_still_answer() -> None:
@@ -130,7 +182,13 @@ def test_rejection_messages_for_passing_a_lead() -> None:
 
 
 def lockout_position(locks: bool) -> DalmutiState:
-    hands = {"a": cards(10, 10, 12), "b": cards(9, 4, 12), "c": cards(8, 11), "d": cards(11, 11), "e": cards(12, 12)}
+    hands = {
+        "a": cards(10, 10, 12),
+        "b": cards(9, 4, 12),
+        "c": cards(8, 11),
+        "d": cards(11, 11),
+        "e": cards(12, 12),
+    }
     state = position(hands, options={"passLocksOut": locks}, current="a")
     GAME.apply(state, "a", {"type": "play", "cardIds": cards(10)})
     GAME.apply(state, "b", {"type": "pass"})
@@ -156,7 +214,13 @@ def test_pass_locks_out_on_passer_is_skipped() -> None:
 
 
 def test_pass_locks_out_on_skips_the_passer_within_the_trick() -> None:
-    hands = {"a": cards(10, 12), "b": cards(9, 4, 12), "c": cards(8, 11), "d": cards(7, 11), "e": cards(12, 12)}
+    hands = {
+        "a": cards(10, 12),
+        "b": cards(9, 4, 12),
+        "c": cards(8, 11),
+        "d": cards(7, 11),
+        "e": cards(12, 12),
+    }
     state = position(hands, options={"passLocksOut": True}, current="a")
     GAME.apply(state, "a", {"type": "play", "cardIds": cards(10)})
     GAME.apply(state, "b", {"type": "pass"})
@@ -252,7 +316,13 @@ def test_scoring_last_round_mode_ranks_by_the_last_round() -> None:
 
 
 def test_timeout_lead_plays_all_of_the_highest_number() -> None:
-    hands = {"a": [*cards(3, 7, 9, 9, 9), J1], "b": cards(12), "c": cards(11), "d": cards(10), "e": cards(8)}
+    hands = {
+        "a": [*cards(3, 7, 9, 9, 9), J1],
+        "b": cards(12),
+        "c": cards(11),
+        "d": cards(10),
+        "e": cards(8),
+    }
     state = position(hands, current="a")
     assert GAME.on_timeout(state, "a") == {"type": "play", "cardIds": cards(9, 9, 9)}
     only_jesters = position({**hands, "a": [J1, J2]}, current="a")
@@ -269,6 +339,30 @@ def test_timeout_tax_return_gives_the_highest_number_cards() -> None:
     action = GAME.on_timeout(state, "a")
     assert sorted(action["cardIds"]) == cards(12, 12)
     GAME.apply(state, "a", action)
+
+
+def test_timeout_tax_return_gives_the_highest_number_cards_never_a_jester_first() -> None:
+    hands = {
+        "a": [J1, *cards(1, 3, 6, 11)],  # a got 1 and 3 as tax; holds a jester and an 11
+        "b": [J2, *cards(2, 8)],
+        "c": cards(9),
+        "d": cards(7, 12),
+        "e": cards(4, 10),
+    }
+    owed = {
+        "a": {"to": "e", "count": 2, "done": False},
+        "b": {"to": "d", "count": 1, "done": False},
+    }
+    state = position(hands, phase={"kind": "taxReturn", "owed": owed})
+    assert GAME.on_timeout(state, "a") == {"type": "returnTax", "cardIds": cards(11, 6)}
+    assert GAME.on_timeout(state, "b") == {"type": "returnTax", "cardIds": cards(8)}
+    GAME.apply(state, "a", GAME.on_timeout(state, "a"))
+    assert hand_ids(state, "a") == [*cards(1, 3), J1] and hand_ids(state, "e") == cards(
+        4, 6, 10, 11
+    )
+    # with fewer number cards than owed, jesters make up the rest (docs/rules-decisions.md)
+    short = position({**hands, "a": [J1, J2, card(5)]}, phase={"kind": "taxReturn", "owed": owed})
+    assert GAME.on_timeout(short, "a") == {"type": "returnTax", "cardIds": [card(5), J1]}
 
 
 def test_timeout_revolution_check_confirms_without_declaring() -> None:
@@ -346,7 +440,10 @@ def test_scoring_summary_when_the_winner_kept_the_top_rank_every_round() -> None
         round=3,
         current="c",
         finishOrder=["a", "b", "e"],
-        roundResults=[{"order": FIVE, "revolution": "none"}, {"order": FIVE, "revolution": "great"}],
+        roundResults=[
+            {"order": FIVE, "revolution": "none"},
+            {"order": FIVE, "revolution": "great"},
+        ],
         totals={"a": 8, "b": 6, "c": 4, "d": 2, "e": 0},
     )
     GAME.apply(state, "c", {"type": "play", "cardIds": cards(4)})

@@ -8,6 +8,7 @@ import pytest
 
 from tests.dalmuti.helpers import FIVE, GAME, J1, J2, card, cards, hand_ids, position
 from tests.dalmuti.positions import (
+    declare_then_all_confirm,
     rejected,
     return_position,
     revolution_position,
@@ -165,7 +166,7 @@ def test_tax_return_twice_or_by_a_payer_rejected() -> None:
 def test_revolution_by_commoner_no_tax_ranks_unchanged() -> None:
     state = revolution_position("c")
     GAME.apply(state, "a", {"type": "confirmHand"})
-    events = GAME.apply(state, "c", {"type": "confirmHand", "declareRevolution": True})
+    events = declare_then_all_confirm(state, "c")
     assert events == [{"type": "revolution", "player": "c", "kind": "revolution"}]
     data = GAME.to_json(state)
     assert data["order"] == FIVE and data["revolution"] == "revolution"
@@ -176,7 +177,7 @@ def test_revolution_by_commoner_no_tax_ranks_unchanged() -> None:
 
 def test_great_revolution_by_last_rank_reverses_order_and_new_first_leads() -> None:
     state = revolution_position("e")
-    events = GAME.apply(state, "e", {"type": "confirmHand", "declareRevolution": True})
+    events = declare_then_all_confirm(state, "e")
     assert events == [{"type": "revolution", "player": "e", "kind": "great"}]
     data = GAME.to_json(state)
     assert data["order"] == ["e", "d", "c", "b", "a"] and data["revolution"] == "great"

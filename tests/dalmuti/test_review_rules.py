@@ -7,7 +7,7 @@ import pytest
 from jokeapp.games.dalmuti.data import CARD_IDS
 from jokeapp.games.dalmuti.state import DalmutiState
 from tests.dalmuti.helpers import GAME, J1, J2, cards, hand_ids, position
-from tests.dalmuti.positions import rejected
+from tests.dalmuti.positions import declare_then_all_confirm, rejected
 
 SIX = ["p1", "p2", "p3", "p4", "p5", "p6"]
 
@@ -53,7 +53,7 @@ def six_revolution_position(holder: str) -> DalmutiState:
 def test_review_great_revolution_reverses_commoners_too_and_skips_tax() -> None:
     state = six_revolution_position("p6")
     before = {p: hand_ids(state, p) for p in SIX}
-    GAME.apply(state, "p6", {"type": "confirmHand", "declareRevolution": True})
+    declare_then_all_confirm(state, "p6")
     view = GAME.view(state, None)
     assert view["order"] == ["p6", "p5", "p4", "p3", "p2", "p1"]
     assert view["titles"] == {"p6": "대왕", "p5": "소왕", "p4": "평민", "p3": "평민", "p2": "소농노", "p1": "대농노"}
@@ -64,7 +64,7 @@ def test_review_great_revolution_reverses_commoners_too_and_skips_tax() -> None:
 @pytest.mark.parametrize("holder", ["p1", "p2", "p3", "p5"])
 def test_review_revolution_by_anyone_but_the_last_rank_keeps_the_order(holder: str) -> None:
     state = six_revolution_position(holder)
-    events = GAME.apply(state, holder, {"type": "confirmHand", "declareRevolution": True})
+    events = declare_then_all_confirm(state, holder)
     assert events == [{"type": "revolution", "player": holder, "kind": "revolution"}]
     view = GAME.view(state, None)
     assert view["order"] == SIX and view["current"] == "p1" and view["tax"] == []

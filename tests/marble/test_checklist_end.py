@@ -183,7 +183,7 @@ def test_trade_checks_at_proposal() -> None:
         ),
         (
             {"to": "p2", "give": {"lands": [], "cash": 1}, "take": {"lands": [], "cash": True}},
-            "bad_action",
+            "malformed_action",
         ),
     ]
     for fields, code in bad:
@@ -256,7 +256,7 @@ def test_pending_seconds_follow_turn_seconds_and_null_means_no_limit() -> None:
     assert GAME.pending(s) == [Pending("p1", "turnStart", 60)]
     s = table({"p1": at(0), "p2": at(0)}, options={"turnSeconds": None})
     assert GAME.pending(s) == [Pending("p1", "turnStart", None)]
-    assert s.deadline_at is None
+    assert GAME.to_json(s)["deadlineAt"] is None
 
 
 def test_disconnected_player_turns_run_by_timeout_and_tolls_still_received() -> None:

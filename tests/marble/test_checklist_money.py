@@ -163,7 +163,7 @@ def test_debt_sell_refuses_other_lands_and_bare_tops() -> None:
     for pos, what, code in (
         (39, "all", "not_your_land"),
         (16, "top", "no_building"),
-        (26, "half", "bad_action"),
+        (26, "half", "malformed_action"),
     ):
         with pytest.raises(IllegalAction) as err:
             act(s, "A", "SELL", pos=pos, what=what)

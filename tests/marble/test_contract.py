@@ -6,6 +6,7 @@ from typing import Any
 import pytest
 
 from jokeapp.core.errors import IllegalAction, InvalidOptions
+from jokeapp.core.options import options_json
 from jokeapp.core.rng import Rng
 from jokeapp.games import get_game
 from jokeapp.games.marble.data import CARD_IDS
@@ -23,7 +24,7 @@ def test_get_game_returns_marble_with_its_bots() -> None:
 
 def test_options_defaults_follow_section_2() -> None:
     state = GAME.setup({}, ["a", "b"], seed=1)
-    assert state.options == {
+    assert options_json(state.options) == {
         "startMoney": 300,
         "salary": 20,
         "maxRounds": 20,
@@ -86,7 +87,7 @@ def test_illegal_actions_are_refused_with_korean_messages() -> None:
         ("p1", {"type": "BUY"}, "wrong_phase"),
         ("p1", {"type": "SELL", "pos": 1, "what": "top"}, "not_in_debt"),
         ("zz", {"type": "ROLL"}, "not_a_player"),
-        ("p1", {"type": "ROLL", "n": 1}, "bad_action"),
+        ("p1", {"type": "ROLL", "n": 1}, "malformed_action"),
         ("p1", {"type": "USE_ESCAPE_CARD"}, "not_on_island"),
         ("p1", {"type": "SPACE_TRAVEL", "dest": 5}, "not_space_travel"),
         ("p2", {"type": "TRADE_RESPOND", "accept": True}, "not_asked"),

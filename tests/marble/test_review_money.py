@@ -5,7 +5,7 @@ import pytest
 from jokeapp.core.errors import IllegalAction
 from jokeapp.games.marble.payments import raisable, sale_value
 
-from .helpers import act, at, deck_with, kinds, of_kind, roll, table
+from .helpers import GAME, act, at, deck_with, kinds, of_kind, roll, table
 
 
 def _card_bill(card: str, owners: dict[int, tuple[str, int]], **opts: object) -> int:
@@ -209,7 +209,8 @@ def test_monopoly_reached_by_a_takeover_ends_the_game() -> None:
     roll(s, "p1", 1, 2)
     events = act(s, "p1", "TAKEOVER")
     assert of_kind(events, "monopoly") == [{"type": "monopoly", "player": "p1", "kind": "triple"}]
-    assert s.phase == "finished" and s.result is not None and s.result["winners"] == ["p1"]
+    result = GAME.result(s)
+    assert s.phase == "finished" and result is not None and result["winners"] == ["p1"]
 
 
 def test_monopoly_reached_by_the_partner_of_a_trade_ends_the_game() -> None:
@@ -228,5 +229,6 @@ def test_monopoly_reached_by_the_partner_of_a_trade_ends_the_game() -> None:
     )
     events = act(s, "p2", "TRADE_RESPOND", accept=True)
     assert of_kind(events, "monopoly") == [{"type": "monopoly", "player": "p2", "kind": "tour"}]
-    assert s.result is not None and s.result["monopolyType"] == "tour"
-    assert [e["player"] for e in s.result["ranking"]] == ["p2", "p1"]
+    result = GAME.result(s)
+    assert result is not None and result["monopolyType"] == "tour"
+    assert [e["player"] for e in result["ranking"]] == ["p2", "p1"]

@@ -26,6 +26,7 @@ from tests.botask import ask
 from .helpers import GAME
 
 MAX_STEPS = 20_000
+UNLIMITED_CAP = 2_000  # maxRounds = 0 may never end: stop such a game here
 OPTION_SETS = st.fixed_dictionaries(
     {spec.key: st.sampled_from(spec.choices) for spec in GAME.options}
 )
@@ -62,7 +63,7 @@ def assert_island_and_space_end_the_turn(
 
 def assert_table_follows_the_rules(state: MarbleState, turn_before: int) -> None:
     options = state.options
-    top = 4 if options["landmark"] else 3
+    top = 4 if options.landmark else 3
     for pos, deed in state.owners.items():
         assert deed.level <= (0 if KIND[pos] == TOUR else top), (pos, deed)
     for pid, piece in state.players.items():
@@ -70,11 +71,11 @@ def assert_table_follows_the_rules(state: MarbleState, turn_before: int) -> None
             continue
         assert piece.island_left == 0 or piece.pos == ISLAND_POS, (pid, piece)
         assert not piece.space_pending or piece.pos == SPACE_POS, (pid, piece)
-        if options["monopolyWin"] and state.phase != FINISHED:
+        if options.monopoly_win and state.phase != FINISHED:
             assert monopoly_kind(state, pid) is None, pid
     assert state.cards_this_turn <= MAX_CARDS_PER_TURN
     if state.phase == FINISHED:
-        assert state.result is not None
+        assert GAME.result(state) is not None
         return
     assert state.players[state.current_player].alive
     if state.phase == DECIDE:
@@ -94,6 +95,8 @@ def play_by_the_rules(options: dict[str, Any], count: int, seed: int, concede_od
     bots = [("random", "heuristic")[(seed + i) % 2] for i in range(count)]
     steps = 0
     while not GAME.is_over(state):
+        if options["maxRounds"] == 0 and steps >= UNLIMITED_CAP:
+            return
         who = GAME.pending(state)[0].player
         action = ask(GAME, bots[players.index(who)], state, who, rng)
         if concede_odds and chaos.below(concede_odds) == 0:

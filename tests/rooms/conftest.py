@@ -88,3 +88,8 @@ async def run_until_over(manager: RoomManager, clock: FakeClock, room: Room, ste
             return
         await tick(manager, clock, step)
     raise AssertionError("the match did not end")
+
+
+def next_seq(room: Room, player: str) -> int:
+    """The clientSeq the seat's next action must carry: its last applied one + 1."""
+    return room.last_client_seq.get(player, 0) + 1

@@ -53,33 +53,33 @@ class RaceGame:
             "phase": "confirm", "alive": {p: True for p in players}, "winner": None,
         }
 
-    def _check(self, ok: bool, code: str, message: str) -> None:
+    def _check(self, ok: bool, code: str) -> None:
         if not ok:
-            raise IllegalAction(code, message)
+            raise IllegalAction(code)
 
     def apply(self, state: Any, actor: str, action: Action) -> list[Event]:
-        self._check(actor in state["players"], "not_a_player", "참가자가 아니에요.")
-        self._check(isinstance(action, dict), "bad_action", "알 수 없는 행동이에요.")
+        self._check(actor in state["players"], "not_a_player")
+        self._check(isinstance(action, dict), "malformed_action")
         kind = action.get("type")
-        self._check(state["phase"] != "finished", "game_over", "게임이 끝났어요.")
+        self._check(state["phase"] != "finished", "game_over")
         if kind == "confirm":
-            self._check(state["phase"] == "confirm", "wrong_phase", "지금은 할 수 없어요.")
-            self._check(not state["confirmed"][actor], "already", "이미 확인했어요.")
+            self._check(state["phase"] == "confirm", "wrong_phase")
+            self._check(not state["confirmed"][actor], "already_confirmed")
             state["confirmed"][actor] = True
             events: list[Event] = [{"type": "confirmed", "player": actor, "secret": state["secret"][actor]}]
             if all(state["confirmed"].values()):
                 state["phase"] = "race"
             return events
         if kind == "CONCEDE":
-            self._check(state["alive"][actor], "already", "이미 기권했어요.")
+            self._check(state["alive"][actor], "out_of_game")
             state["alive"][actor] = False
             events = [{"type": "conceded", "player": actor}]
             return events + self._after_turn(state, skip_current=actor)
-        self._check(kind == "step", "unknown_action", "알 수 없는 행동이에요.")
-        self._check(state["phase"] == "race", "wrong_phase", "지금은 할 수 없어요.")
-        self._check(state["players"][state["current"]] == actor, "not_your_turn", "지금은 차례가 아니에요.")
+        self._check(kind == "step", "unknown_action")
+        self._check(state["phase"] == "race", "wrong_phase")
+        self._check(state["players"][state["current"]] == actor, "not_your_turn")
         n = action.get("n")
-        self._check(n in (1, 2) and type(n) is int, "bad_step", "1칸이나 2칸만 갈 수 있어요.")
+        self._check(n in (1, 2) and type(n) is int, "malformed_action")
         rng = Rng.from_json(state["rng"])
         bonus = rng.below(2)
         state["rng"] = rng.to_json()

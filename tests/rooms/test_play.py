@@ -10,7 +10,7 @@ from jokeapp.rooms.clock import FakeClock
 from jokeapp.rooms.manager import RoomManager
 from jokeapp.rooms.room import Room
 from jokeapp.store.memory import MemoryStore
-from tests.rooms.conftest import RACE, FakeConn, run_until_over, settle, tick
+from tests.rooms.conftest import RACE, FakeConn, next_seq, run_until_over, settle, tick
 
 
 async def race_room(manager: RoomManager, people: int = 2) -> tuple[Room, list[str], list[FakeConn]]:
@@ -42,12 +42,12 @@ def current(room: Room) -> str:
 async def test_updates_are_numbered_without_gaps_for_everyone(manager: RoomManager) -> None:
     room, _, conns = await race_room(manager, 3)
     await confirm_all(room, conns)
-    seqs = 2
-    while room.status == "playing":
+    for _ in range(1000):
+        if room.status != "playing":
+            break
         player = current(room)
         conn = conns[int(player[1:]) - 1]
-        seqs += 1
-        await room.call(cmd.ClientAction(conn, seqs, {"type": "step", "n": 2}))
+        await room.call(cmd.ClientAction(conn, next_seq(room, player), {"type": "step", "n": 2}))
     for conn in conns:
         numbers = [m["seq"] for m in conn.sent if m["type"] in ("update", "snapshot")]
         assert numbers == list(range(numbers[0], numbers[0] + len(numbers)))
@@ -56,9 +56,9 @@ async def test_updates_are_numbered_without_gaps_for_everyone(manager: RoomManag
 
 async def test_action_is_acknowledged_to_its_sender_only(manager: RoomManager) -> None:
     room, _, conns = await race_room(manager)
-    await room.call(cmd.ClientAction(conns[0], 5, {"type": "confirm"}))
+    await room.call(cmd.ClientAction(conns[0], 1, {"type": "confirm"}))
     mine, theirs = conns[0].last("update"), conns[1].last("update")
-    assert mine["ack"] == 5 and theirs["ack"] is None and mine["actor"] == "p1" and mine["seq"] == theirs["seq"]
+    assert mine["ack"] == 1 and theirs["ack"] is None and mine["actor"] == "p1" and mine["seq"] == theirs["seq"]
 
 
 async def test_repeated_client_seq_is_applied_once(manager: RoomManager, store: MemoryStore) -> None:
@@ -66,10 +66,10 @@ async def test_repeated_client_seq_is_applied_once(manager: RoomManager, store: 
     await confirm_all(room, conns)
     conn = conns[int(current(room)[1:]) - 1]
     seq_before = room.seq
-    await room.call(cmd.ClientAction(conn, 7, {"type": "step", "n": 1}))
+    await room.call(cmd.ClientAction(conn, 2, {"type": "step", "n": 1}))
     state = RACE.to_json(room.match.state)  # type: ignore[union-attr]
-    await room.call(cmd.ClientAction(conn, 7, {"type": "step", "n": 1}))
-    await room.call(cmd.ClientAction(conn, 6, {"type": "step", "n": 1}))
+    await room.call(cmd.ClientAction(conn, 2, {"type": "step", "n": 1}))
+    await room.call(cmd.ClientAction(conn, 1, {"type": "step", "n": 1}))
     assert RACE.to_json(room.match.state) == state  # type: ignore[union-attr]
     assert room.seq == seq_before + 1
     assert [e["code"] for e in conn.of_type("error")][-2:] == ["duplicate", "duplicate"]
@@ -81,11 +81,12 @@ async def test_out_of_turn_and_malformed_actions_change_nothing(manager: RoomMan
     await confirm_all(room, conns)
     waiting = conns[0] if current(room) == "p2" else conns[1]
     before, seq = RACE.to_json(room.match.state), room.seq  # type: ignore[union-attr]
-    for n, action in enumerate([{"type": "step", "n": 1}, {"type": "fly"}, {}, {"type": "step", "n": "2"}], 10):
-        await room.call(cmd.ClientAction(waiting, n, action))
+    for action in [{"type": "step", "n": 1}, {"type": "fly"}, {}, {"type": "step", "n": "2"}]:
+        await room.call(cmd.ClientAction(waiting, 2, action))  # a refused action keeps its number
     assert RACE.to_json(room.match.state) == before and room.seq == seq  # type: ignore[union-attr]
     codes = [e["code"] for e in waiting.of_type("error")]
-    assert codes[0] == "not_your_turn" and all(isinstance(e["message"], str) for e in waiting.of_type("error"))
+    assert len(codes) == 4 and codes[0] == "not_your_turn" and "client_seq_gap" not in codes
+    assert all(isinstance(e["message"], str) for e in waiting.of_type("error"))
 
 
 async def test_spectator_sees_updates_but_cannot_act(manager: RoomManager) -> None:
@@ -125,13 +126,13 @@ async def test_a_second_connection_with_the_same_token_replaces_the_first(manage
 
 async def test_reconnecting_returns_the_seat_and_last_client_seq(manager: RoomManager) -> None:
     room, tokens, conns = await race_room(manager)
-    await room.call(cmd.ClientAction(conns[1], 3, {"type": "confirm"}))
+    await room.call(cmd.ClientAction(conns[1], 1, {"type": "confirm"}))
     await room.call(cmd.Disconnect(conns[1]))
     assert conns[0].last("update")["room"]["seats"][1]["connected"] is False
     again = FakeConn()
     await room.call(cmd.Connect(again, tokens[1]))
     snap = again.last("snapshot")
-    assert snap["you"]["playerId"] == "p2" and snap["lastClientSeq"] == 3 and snap["view"]["mySecret"]
+    assert snap["you"]["playerId"] == "p2" and snap["lastClientSeq"] == 1 and snap["view"]["mySecret"]
 
 
 async def test_timeout_auto_action_is_logged_as_auto(manager: RoomManager, clock: FakeClock, store: MemoryStore) -> None:
@@ -194,7 +195,7 @@ async def test_a_failed_store_write_rolls_the_action_back(manager: RoomManager, 
     assert room.match is not None and not room.match.state["confirmed"]["p1"] and room.seq == seq
     assert conns[0].last("error")["code"] == "internal"
     store.fail_appends = False
-    await room.call(cmd.ClientAction(conns[0], 2, {"type": "confirm"}))
+    await room.call(cmd.ClientAction(conns[0], 1, {"type": "confirm"}))  # not stored: same number
     assert room.match.state["confirmed"]["p1"]
 
 
@@ -228,3 +229,18 @@ async def test_finished_unwatched_rooms_leave_memory_and_come_back_from_the_stor
     assert verify_record(RACE, await manager.record(room.code, None)) == []
     info = await again.call(cmd.Rematch(tokens[0]))
     assert info["match"] == 2 and info["status"] == "playing"
+
+
+async def test_a_client_seq_jump_is_refused_unchanged_and_names_the_expected_number(
+    manager: RoomManager, store: MemoryStore
+) -> None:
+    room, _, conns = await race_room(manager)
+    before, seq = RACE.to_json(room.match.state), room.seq  # type: ignore[union-attr]
+    for jump in (2, 2**31 - 1):  # the highest number used to lock the seat for good
+        await room.call(cmd.ClientAction(conns[0], jump, {"type": "confirm"}))
+        error = conns[0].last("error")
+        assert (error["code"], error["clientSeq"], error["detail"]) == ("client_seq_gap", jump, {"expected": 1})
+    assert RACE.to_json(room.match.state) == before and room.seq == seq  # type: ignore[union-attr]
+    assert room.last_client_seq.get("p1", 0) == 0 and store.actions.get((room.room_id, 1), []) == []
+    await room.call(cmd.ClientAction(conns[0], 1, {"type": "confirm"}))
+    assert conns[0].last("update")["ack"] == 1 and room.last_client_seq["p1"] == 1

@@ -11,7 +11,7 @@ from jokeapp.rooms.match import LoggedStep, Match
 from jokeapp.rooms.restore import restore_room
 from jokeapp.rooms.room import SNAPSHOT_EVERY
 from jokeapp.store.memory import MemoryStore
-from tests.rooms.conftest import FakeConn, run_until_over, tick
+from tests.rooms.conftest import FakeConn, next_seq, run_until_over, tick
 from tests.rooms.test_timers import room_with
 
 GAMES = installed_games()
@@ -64,17 +64,19 @@ async def test_dalmuti_out_of_turn_play_unknown_cards_and_duplicate_packets_are_
     current_conn = conns[int(current[1:]) - 1]
     before, seq = game.to_json(room.match.state), room.seq
     own_card = game.view(room.match.state, other)["hand"][0]["id"]
-    await room.call(cmd.ClientAction(other_conn, 50, {"type": "play", "cardIds": [own_card]}))
+    other_seq, current_seq = next_seq(room, other), next_seq(room, current)
+    await room.call(cmd.ClientAction(other_conn, other_seq, {"type": "play", "cardIds": [own_card]}))
     foreign = game.view(room.match.state, other)["hand"][0]["id"]
     mine = {c["id"] for c in game.view(room.match.state, current)["hand"]}
     assert foreign not in mine
-    await room.call(cmd.ClientAction(current_conn, 50, {"type": "play", "cardIds": [foreign]}))
+    await room.call(cmd.ClientAction(current_conn, current_seq, {"type": "play", "cardIds": [foreign]}))
     assert game.to_json(room.match.state) == before and room.seq == seq
-    assert other_conn.last("error")["clientSeq"] == 50 and current_conn.last("error")["clientSeq"] == 50
+    assert other_conn.last("error")["clientSeq"] == other_seq
+    assert current_conn.last("error")["clientSeq"] == current_seq
     legal = game.legal_actions(room.match.state, current)
-    await room.call(cmd.ClientAction(current_conn, 51, legal[0]))
+    await room.call(cmd.ClientAction(current_conn, current_seq, legal[0]))  # the refused number again
     after = game.to_json(room.match.state)
-    await room.call(cmd.ClientAction(current_conn, 51, legal[0]))
+    await room.call(cmd.ClientAction(current_conn, current_seq, legal[0]))
     assert game.to_json(room.match.state) == after and current_conn.last("error")["code"] == "duplicate"
 
 
@@ -87,7 +89,8 @@ async def test_restore_from_snapshot_and_tail_equals_replay_from_the_seed(
         await room.call(cmd.AddBot(host, "heuristic"))
     await room.call(cmd.Leave(host))  # a seat played by the timeout rules, bots on the others
     room2, host2, _ = await manager.create("marble", {"maxRounds": 30}, "b")
-    for _ in range(3):
+    await room2.call(cmd.Join("c", "player"))  # stays, never connects: the room is not abandoned
+    for _ in range(2):
         await room2.call(cmd.AddBot(host2, "random"))
     await room2.call(cmd.Start(host2))
     await room2.call(cmd.Leave(host2))

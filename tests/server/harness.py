@@ -151,6 +151,7 @@ class Client:
             if self.outstanding and message.get("ack") == self.outstanding[0]:
                 self.outstanding = None
         elif kind == "error":
+            self._unused_number(message)
             if self.outstanding and message.get("clientSeq") == self.outstanding[0]:
                 rest = self.outstanding[1]
                 self.outstanding = None
@@ -164,6 +165,13 @@ class Client:
         self.view = message["view"]
         self.pending = message["pending"]
         await self._maybe_play()
+
+    def _unused_number(self, error: dict[str, Any]) -> None:
+        """A refused action does not use its clientSeq: the next action takes it again."""
+        if error["code"] == "client_seq_gap":
+            self.client_seq = error["detail"]["expected"] - 1
+        elif error.get("clientSeq") is not None and error["code"] != "duplicate":
+            self.client_seq = min(self.client_seq, error["clientSeq"] - 1)
 
     async def _maybe_play(self) -> None:
         if self.policy is None or self.outstanding is not None or self.status != "playing":

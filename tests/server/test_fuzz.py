@@ -73,6 +73,7 @@ def test_http_fuzz_never_5xx_and_refusals_change_nothing(
     url = path.replace("{code}", live["room"]["code"])
     if url.endswith("/join") or url == "/api/rooms":
         return  # these create on success; the refusal paths are covered with bad bodies below
+    headers["Content-Type"] = "application/json"
     r = live["http"].request(method, url, content=json.dumps(body).encode(), headers=headers)
     assert r.status_code < 500, (method, url, body, r.text)
     if r.status_code >= 400 and r.headers.get("content-type", "").startswith("application/json"):
@@ -84,7 +85,7 @@ def test_http_fuzz_never_5xx_and_refusals_change_nothing(
 @given(body=bodies)
 def test_http_fuzz_create_and_join_bodies(live: dict[str, Any], body: Any) -> None:
     for url in ("/api/rooms", f"/api/rooms/{live['room']['code']}/join"):
-        r = live["http"].post(url, content=json.dumps(body).encode())
+        r = live["http"].post(url, content=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
         assert r.status_code < 500, (url, body, r.text)
         if r.status_code >= 400:
             assert r.json()["error"]["message"]

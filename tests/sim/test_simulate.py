@@ -84,3 +84,39 @@ def test_summary_prints_throughput_and_game_statistics(game: str, players: str,
     assert "games/s" in out and "actions/s" in out
     expected = "wins by seat" if game == "marble" else "revolutions"
     assert expected in out
+
+
+def test_step_cap_cuts_off_an_unlimited_game_and_counts_it_apart(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = _simulate(
+        tmp_path, "marble", "4", "cut.jsonl", "--option", "maxRounds=0", "--max-steps", "60"
+    )
+    out = capsys.readouterr().out
+    assert "cut off at 60 steps (unfinished, no result): 3 of 3" in out
+    assert "roundLimit" not in out
+    for line in log.read_text().splitlines():
+        record = json.loads(line)
+        assert "result" not in record and record["cutOff"] == {"steps": 60}
+        assert len(record["steps"]) == 60
+    assert main(["replay", str(log)]) == 0
+    assert "3 records checked, 3 exact, 0 with differences" in capsys.readouterr().out
+
+
+def test_default_step_cap_is_stated_and_finished_games_are_not_cut_off(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["simulate", "marble", "--games", "2", "--players", "2", "--quiet"]) == 0
+    assert "cut off at 20,000 steps (unfinished, no result): 0 of 2" in capsys.readouterr().out
+
+
+def test_replay_reports_a_cut_off_mark_on_a_finished_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = _simulate(tmp_path, "marble", "4", "f.jsonl")
+    record = json.loads(log.read_text().splitlines()[0])
+    del record["result"]
+    record["cutOff"] = {"steps": len(record["steps"])}
+    log.write_text(json.dumps(record, ensure_ascii=False) + "\n")
+    assert main(["replay", str(log)]) == 1
+    assert "cut off, but the game is over" in capsys.readouterr().out

@@ -91,3 +91,16 @@ async def test_results_are_kept_per_match(sql_store: SqlStore) -> None:
 def test_database_url_takes_a_path_or_a_postgres_url() -> None:
     assert database_url("postgresql://u@h/db") == "postgresql+asyncpg://u@h/db"
     assert database_url("var/x.sqlite3").startswith("sqlite+aiosqlite:////")
+
+
+async def test_absence_counters_are_kept_per_match_and_upserted(sql_store: SqlStore) -> None:
+    from jokeapp.store.api import AbsenceRow
+
+    await sql_store.save_room(RoomRow("r1", "ABCDEF", "race", {}, "playing", 2, "p1", 1.5))
+    await sql_store.begin_match(MatchRow("r1", 1, 1, ["p1", "p2"], {}))
+    await sql_store.begin_match(MatchRow("r1", 2, 2, ["p1", "p2"], {}))
+    await sql_store.save_absence(AbsenceRow("r1", 1, "p2", 3, 2, 7, 2))  # an earlier match: not loaded
+    await sql_store.save_absence(AbsenceRow("r1", 2, "p2", 1, 1, 4, None))
+    await sql_store.save_absence(AbsenceRow("r1", 2, "p2", 2, 2, 5, 2))
+    loaded = await sql_store.load_room("r1")
+    assert loaded is not None and loaded.absences == [AbsenceRow("r1", 2, "p2", 2, 2, 5, 2)]

@@ -34,7 +34,8 @@ export interface WireProtocol {
   errorDetail?: ErrorDetail;
 }
 /**
- * A game action. ``clientSeq`` rises by one per action of this seat; a repeat is ignored.
+ * A game action. ``clientSeq`` is the seat's last applied one + 1 (a repeat: duplicate,
+ * a jump: client_seq_gap; a refused action does not use its number).
  */
 export interface ActionMessage {
   type: "action";
@@ -59,6 +60,7 @@ export interface SnapshotMessage {
   pending: PendingInfo[];
   seedHash: string | null;
   lastClientSeq: number;
+  setupEvents?: {}[] | null;
 }
 export interface RoomInfo {
   roomId: string;
@@ -75,6 +77,7 @@ export interface RoomInfo {
   maxPlayers: number;
   seedHash: string | null;
   afkOffers?: AfkOffer[];
+  abandoned?: boolean;
 }
 export interface SeatInfo {
   playerId: string;
@@ -83,6 +86,7 @@ export interface SeatInfo {
   connected: boolean;
   host: boolean;
   botPolicy?: string | null;
+  away?: boolean;
 }
 /**
  * Marble: a player absent two rounds in a row; the host answers kick or keep.
@@ -118,6 +122,7 @@ export interface ErrorMessage {
   code: string;
   message: string;
   clientSeq?: number | null;
+  detail?: {} | null;
 }
 export interface PongMessage {
   type: "pong";
@@ -160,7 +165,7 @@ export interface RoomListResponse {
   rooms: RoomInfo[];
 }
 export interface JoinRequest {
-  nickname: string;
+  nickname?: string;
   role?: "player" | "spectator";
 }
 export interface JoinResponse {
@@ -194,4 +199,5 @@ export interface ErrorResponse {
 export interface ErrorDetail {
   code: string;
   message: string;
+  detail?: {} | null;
 }

@@ -38,6 +38,9 @@ export interface SessionState {
   rejection: Rejection | null;
   fatal: Rejection | null; // kicked, replaced, bad token: no reconnect
   offset: number; // server clock − local clock, ms
+  /** The match's setup events (the card game's opening draw and deal), sent in the snapshot
+   * until the first action so a player who arrives late still sees them. */
+  setupEvents?: GameEvent[];
 }
 
 export interface SocketLike {
@@ -72,7 +75,8 @@ export class RoomSession {
   private socket: SocketLike | null = null;
   private listeners = new Set<(s: SessionState) => void>();
   private awaitingSnapshot = true;
-  private clientSeq = 0;
+  private freshSocket = true; // no snapshot yet on this socket
+  private clientSeq = 0; // the last clientSeq used; the next action sends this + 1
   private attempt = 0;
   private pingTimer: unknown = null;
   private retryTimer: unknown = null;
@@ -93,6 +97,7 @@ export class RoomSession {
   connect(): void {
     this.stopped = false;
     this.awaitingSnapshot = true;
+    this.freshSocket = true;
     const socket = this.deps.open(this.url);
     this.socket = socket;
     socket.onopen = () => {
@@ -137,16 +142,21 @@ export class RoomSession {
     switch (msg.type) {
       case 'snapshot':
         this.awaitingSnapshot = false;
-        this.clientSeq = Math.max(this.clientSeq, msg.lastClientSeq);
+        // On a new socket the server's lastClientSeq is the truth (what the old socket had in
+        // flight is gone); after a resync an action may still be on its way, so never go back.
+        this.clientSeq = this.freshSocket ? msg.lastClientSeq : Math.max(this.clientSeq, msg.lastClientSeq);
+        this.freshSocket = false;
         this.set({
           link: 'open', room: msg.room, you: msg.you, view: msg.view as SessionState['view'],
           pending: msg.pending, seq: msg.seq, events: [], actor: null,
+          setupEvents: ((msg as { setupEvents?: GameEvent[] }).setupEvents ?? []),
         });
         return;
       case 'update':
         this.update(msg);
         return;
       case 'error':
+        this.unusedNumber(msg.code, msg.clientSeq ?? null, msg.detail ?? null);
         this.rejected(msg.code, msg.message);
         return;
       case 'pong':
@@ -177,6 +187,15 @@ export class RoomSession {
       actor: msg.actor ?? null,
       rejection: msg.ack ? null : this.state.rejection,
     });
+  }
+
+  /** A refused action does not use its clientSeq (docs/protocol.md): the next one reuses it. */
+  private unusedNumber(code: string, clientSeq: number | null, detail: { [k: string]: unknown } | null): void {
+    if (code === 'client_seq_gap' && typeof detail?.expected === 'number') {
+      this.clientSeq = detail.expected - 1;
+    } else if (clientSeq !== null && code !== 'duplicate') {
+      this.clientSeq = Math.min(this.clientSeq, clientSeq - 1);
+    }
   }
 
   private rejected(code: string, message: string): void {

@@ -22,6 +22,7 @@ export function Home() {
   const [options, setOptions] = useState<Record<string, unknown>>({});
   const [joinText, setJoinText] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [codeError, setCodeError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
@@ -35,18 +36,22 @@ export function Home() {
   const info = games.find((g) => g.id === game);
   const name = nickname.trim();
 
-  async function guarded(fn: () => Promise<void>) {
-    if (!name) {
+  /** Runs a join or create; the error goes next to the field it is about (`at`). */
+  async function guarded(fn: () => Promise<void>, at: 'top' | 'code' = 'top', needsName = true) {
+    if (needsName && !name) {
       setError('닉네임을 먼저 적어 주세요.');
       return;
     }
-    saveNickname(name);
+    if (name) saveNickname(name);
     setBusy(true);
     setError(null);
+    setCodeError(null);
     try {
       await fn();
     } catch (e) {
-      setError(e instanceof ApiError ? e.message : '문제가 생겼어요. 다시 해 주세요.');
+      const message = e instanceof ApiError ? e.message : '문제가 생겼어요. 다시 해 주세요.';
+      if (at === 'code') setCodeError(message);
+      else setError(message);
     } finally {
       setBusy(false);
     }
@@ -59,19 +64,27 @@ export function Home() {
       navigate(`/r/${made.code}`);
     });
 
-  const join = (ref: string, role: 'player' | 'spectator') =>
+  // spectators need no nickname (the server names them)
+  const join = (ref: string, role: 'player' | 'spectator', at: 'top' | 'code' = 'top') =>
     guarded(async () => {
       const joined = await api.join(ref, name, role);
       saveSeat({ roomId: joined.roomId, code: joined.code, token: joined.token, playerId: joined.playerId ?? null });
       navigate(`/r/${joined.code}`);
-    });
+    }, at, role === 'player');
 
   const joinCode = codeFrom(joinText);
+  const joinByCode = (role: 'player' | 'spectator') => {
+    if (!joinCode) {
+      setCodeError(joinText.trim() ? '방 코드는 영문과 숫자 6자예요 (예: K7QH2M).' : '방 코드나 링크를 적어 주세요.');
+      return;
+    }
+    void join(joinCode, role, 'code');
+  };
 
   return (
     <main class="page home">
       <header class="home-head">
-        <h1>🎲 joke-app 게임</h1>
+        <h1>🎲 조크앱 게임</h1>
         <p>친구나 봇과 함께 바로 한 판!</p>
       </header>
 
@@ -152,16 +165,29 @@ export function Home() {
           data-testid="join-code"
           value={joinText}
           placeholder="예: K7QH2M 또는 링크"
-          onInput={(e) => setJoinText((e.target as HTMLInputElement).value)}
+          aria-label="방 코드나 링크"
+          aria-invalid={!!codeError}
+          aria-describedby={codeError ? 'code-error' : undefined}
+          onInput={(e) => {
+            setJoinText((e.target as HTMLInputElement).value);
+            setCodeError(null);
+          }}
+          onKeyDown={(e) => e.key === 'Enter' && joinByCode('player')}
         />
+        {codeError && (
+          <p class="field-error" id="code-error" role="alert" data-testid="code-error">
+            ⚠️ {codeError}
+          </p>
+        )}
         <div class="row">
-          <button class="btn primary" data-testid="join-player" disabled={busy || !joinCode} onClick={() => joinCode && join(joinCode, 'player')}>
+          <button class="btn primary" data-testid="join-player" disabled={busy} onClick={() => joinByCode('player')}>
             참가하기
           </button>
-          <button class="btn" data-testid="join-spectator" disabled={busy || !joinCode} onClick={() => joinCode && join(joinCode, 'spectator')}>
+          <button class="btn" data-testid="join-spectator" disabled={busy} onClick={() => joinByCode('spectator')}>
             👀 관전하기
           </button>
         </div>
+        <p class="muted">관전은 닉네임 없이도 돼요.</p>
       </section>
 
       <section class="card">

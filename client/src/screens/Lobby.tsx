@@ -2,9 +2,10 @@ import { useState } from 'preact/hooks';
 import { api, ApiError } from '../net/api';
 import type { RoomInfo, SeatInfo } from '../net/protocol.gen';
 import type { Seat } from '../logic/storage';
+import { PresenceBadge, presenceOf } from '../ui/Presence';
 import { BOT_LABELS, GAME_TITLES, optionValueLabel, seatStyle } from '../text/ko';
 
-interface GameOptionInfo {
+export interface GameOptionInfo {
   key: string;
   label: string;
   choices: unknown[];
@@ -31,7 +32,7 @@ export function SeatRow({ s, room, me, isHost, onKick, onRemoveBot }: {
         {s.host && <em class="tag host">👑 방장</em>}
         {s.bot && <em class="tag">🤖 {BOT_LABELS[s.botPolicy ?? ''] ?? '봇'}</em>}
       </span>
-      <span class={`conn ${s.connected ? 'on' : 'off'}`}>{s.connected ? '🟢 접속' : '⚪ 끊김'}</span>
+      {presenceOf(s) === 'here' ? <span class="conn on">🟢 접속</span> : <PresenceBadge seat={s} testId={`presence-${s.playerId}`} />}
       {isHost && s.playerId !== me && room.status === 'lobby' && (
         s.bot ? (
           <button class="btn small" onClick={() => onRemoveBot(s.playerId)}>
@@ -67,6 +68,46 @@ export function ShareLink({ code }: { code: string }) {
   );
 }
 
+/** The room's options; the host changes them here (the lobby, and before a rematch). */
+export function OptionList({ room, token, isHost, gameOptions, onError }: {
+  room: RoomInfo;
+  token: string;
+  isHost: boolean;
+  gameOptions: GameOptionInfo[];
+  onError: (message: string | null) => void;
+}) {
+  const options = room.options as Record<string, unknown>;
+  const change = (key: string, value: unknown) => {
+    onError(null);
+    api.setOptions(room.roomId, token, { [key]: value }).catch((e) => onError(e instanceof ApiError ? e.message : '문제가 생겼어요.'));
+  };
+  return (
+    <ul class="option-list" data-testid="option-list">
+      {gameOptions.map((opt) => (
+        <li key={opt.key}>
+          <span>{opt.label}</span>
+          {isHost ? (
+            <select
+              aria-label={opt.label}
+              data-testid={`room-opt-${opt.key}`}
+              value={JSON.stringify(options[opt.key] ?? opt.default)}
+              onChange={(e) => change(opt.key, JSON.parse((e.target as HTMLSelectElement).value))}
+            >
+              {opt.choices.map((c) => (
+                <option key={String(c)} value={JSON.stringify(c)}>
+                  {optionValueLabel(c)}
+                </option>
+              ))}
+            </select>
+          ) : (
+            <strong>{optionValueLabel(options[opt.key])}</strong>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export function Lobby({ room, seat, isHost, gameOptions }: {
   room: RoomInfo;
   seat: Seat;
@@ -82,8 +123,6 @@ export function Lobby({ room, seat, isHost, gameOptions }: {
   };
   const count = room.seats.length;
   const canStart = count >= room.minPlayers && count <= room.maxPlayers;
-  const options = room.options as Record<string, unknown>;
-
   return (
     <main class="page lobby">
       <header class="bar">
@@ -126,34 +165,7 @@ export function Lobby({ room, seat, isHost, gameOptions }: {
 
       <section class="card">
         <h2>옵션</h2>
-        <ul class="option-list">
-          {gameOptions.map((opt) => (
-            <li key={opt.key}>
-              <span>{opt.label}</span>
-              {isHost ? (
-                <select
-                  aria-label={opt.label}
-                  value={JSON.stringify(options[opt.key] ?? opt.default)}
-                  onChange={(e) =>
-                    run(() =>
-                      api.setOptions(ref, seat.token, {
-                        [opt.key]: JSON.parse((e.target as HTMLSelectElement).value),
-                      }),
-                    )
-                  }
-                >
-                  {opt.choices.map((c) => (
-                    <option key={String(c)} value={JSON.stringify(c)}>
-                      {optionValueLabel(c)}
-                    </option>
-                  ))}
-                </select>
-              ) : (
-                <strong>{optionValueLabel(options[opt.key])}</strong>
-              )}
-            </li>
-          ))}
-        </ul>
+        <OptionList room={room} token={seat.token} isHost={isHost} gameOptions={gameOptions} onError={setError} />
       </section>
 
       {error && (

@@ -94,8 +94,9 @@ export function Replay({ roomId, match }: { roomId: string; match?: number }) {
           {index} / {last}
           {step ? ` · ${names(step.actor)}${step.auto ? ' (시간 초과 자동)' : ''}` : ' · 시작'}
         </p>
-        <p class="muted center">
-          🔑 시드 {record.seedText ?? record.seed} {record.seedHash ? `· 해시 ${record.seedHash.slice(0, 12)}…` : ''}
+        <p class="muted center" data-testid="replay-seed">
+          🔑 이 판을 섞은 번호 {record.seedText ?? record.seed}
+          {record.seedHash ? ` · 시작 전에 알려 준 확인값 ${record.seedHash.slice(0, 12)}…` : ''}
         </p>
       </section>
     </div>

@@ -4,6 +4,7 @@ import type { RoomInfo } from '../net/protocol.gen';
 import type { SessionState } from '../net/session';
 import { navigate } from '../router';
 import { manwon, seatStyle } from '../text/ko';
+import { OptionList, type GameOptionInfo } from './Lobby';
 
 interface RankRow {
   rank: number;
@@ -68,11 +69,12 @@ export function RankingTable({ result, names }: { result: GameResult; names: (id
   );
 }
 
-export function ResultPanel({ room, state, token, isHost }: {
+export function ResultPanel({ room, state, token, isHost, gameOptions }: {
   room: RoomInfo;
   state: SessionState;
   token: string;
   isHost: boolean;
+  gameOptions: GameOptionInfo[];
 }) {
   const result = useResult(room, state);
   const [hidden, setHidden] = useState(false);
@@ -97,7 +99,13 @@ export function ResultPanel({ room, state, token, isHost }: {
         ) : (
           <p class="muted">결과를 불러오는 중…</p>
         )}
-        {error && <p class="error-line">⚠️ {error}</p>}
+        {isHost && gameOptions.length > 0 && (
+          <details class="result-options" data-testid="rematch-options">
+            <summary>⚙️ 다음 판 옵션 바꾸기</summary>
+            <OptionList room={room} token={token} isHost={isHost} gameOptions={gameOptions} onError={setError} />
+          </details>
+        )}
+        {error && <p class="error-line" role="alert">⚠️ {error}</p>}
         <div class="row">
           {isHost && (
             <button

@@ -7,7 +7,7 @@ import type { GameInfo, RoomInfo } from '../net/protocol.gen';
 import type { SessionState, RoomSession } from '../net/session';
 import { navigate } from '../router';
 import { GAME_TITLES, LINK_LABELS } from '../text/ko';
-import { Toast } from '../ui/Sheet';
+import { Sheet, Toast } from '../ui/Sheet';
 import { Lobby } from './Lobby';
 import { ResultPanel } from './Result';
 import { useSession } from './useSession';
@@ -21,8 +21,9 @@ function JoinByLink({ code, onSeat }: { code: string; onSeat: (s: Seat) => void 
   }, [code]);
   const join = (role: 'player' | 'spectator') => {
     const name = nickname.trim();
-    if (!name) return setError('닉네임을 먼저 적어 주세요.');
-    saveNickname(name);
+    // spectators need no nickname
+    if (!name && role === 'player') return setError('닉네임을 먼저 적어 주세요.');
+    if (name) saveNickname(name);
     api
       .join(code, name, role)
       .then((j) => {
@@ -69,6 +70,7 @@ export function RoomScreen({ code }: { code: string }) {
   const [seat, setSeat] = useState<Seat | null>(() => loadSeat(code));
   const [state, session] = useSession(seat);
   const [games, setGames] = useState<GameInfo[]>([]);
+  const [asking, setAsking] = useState(false);
   useEffect(() => {
     api.games().then(setGames).catch(() => undefined);
   }, []);
@@ -90,12 +92,13 @@ export function RoomScreen({ code }: { code: string }) {
   const isHost = !!state.you?.host;
   const gameInfo = games.find((g) => g.id === room.game);
 
-  const leave = () => {
-    if (room.status === 'playing' && state.you?.role === 'player' && !confirm('정말 나갈까요? 남은 게임은 자동으로 진행돼요.')) return;
+  const leaveNow = () => {
     void api.leave(room.roomId, seat.token).catch(() => undefined);
     forgetSeat(seat);
     navigate('/');
   };
+  // a player leaving a game in play is asked first, in the app's own sheet
+  const leave = () => (room.status === 'playing' && state.you?.role === 'player' ? setAsking(true) : leaveNow());
 
   return (
     <div class="room-screen">
@@ -113,12 +116,25 @@ export function RoomScreen({ code }: { code: string }) {
       {isHost && room.status === 'playing' && (room.afkOffers ?? []).length > 0 && (
         <AfkOffers room={room} token={seat.token} />
       )}
-      {room.status === 'finished' && <ResultPanel room={room} state={state} token={seat.token} isHost={isHost} />}
+      {room.status === 'finished' && <ResultPanel room={room} state={state} token={seat.token} isHost={isHost} gameOptions={gameInfo?.options ?? []} />}
       <footer class="room-foot">
         <button class="btn small" onClick={leave} data-testid="leave">
           나가기
         </button>
       </footer>
+      {asking && (
+        <Sheet title="정말 나갈까요?" onClose={() => setAsking(false)} testId="leave-confirm">
+          <p>남은 게임은 자동으로 진행되고, 이 자리로 돌아올 수 없어요.</p>
+          <div class="row">
+            <button class="btn danger big" data-testid="leave-yes" onClick={leaveNow}>
+              나가기
+            </button>
+            <button class="btn big" data-testid="leave-no" onClick={() => setAsking(false)}>
+              계속하기
+            </button>
+          </div>
+        </Sheet>
+      )}
     </div>
   );
 }
@@ -131,13 +147,13 @@ function AfkOffers({ room, token }: { room: RoomInfo; token: string }) {
       {(room.afkOffers ?? []).map((offer) => (
         <div key={offer.playerId} class="row">
           <span>
-            ⏸ {name(offer.playerId)}님이 {offer.rounds}라운드째 자리를 비웠어요.
+            ⏸ {name(offer.playerId)}님이 {offer.rounds}라운드째 자리를 비웠어요. 강퇴할까요?
           </span>
-          <button class="btn small danger" onClick={() => void api.afk(room.roomId, token, offer.playerId, 'kick').catch(() => undefined)}>
+          <button class="btn small danger" data-testid={`afk-kick-${offer.playerId}`} onClick={() => void api.afk(room.roomId, token, offer.playerId, 'kick').catch(() => undefined)}>
             강퇴
           </button>
-          <button class="btn small" onClick={() => void api.afk(room.roomId, token, offer.playerId, 'keep').catch(() => undefined)}>
-            계속
+          <button class="btn small" data-testid={`afk-keep-${offer.playerId}`} onClick={() => void api.afk(room.roomId, token, offer.playerId, 'keep').catch(() => undefined)}>
+            계속 기다리기
           </button>
         </div>
       ))}
@@ -147,6 +163,10 @@ function AfkOffers({ room, token }: { room: RoomInfo; token: string }) {
 
 function GameArea({ state, session }: { state: SessionState; session: RoomSession | null }) {
   const act = (action: Record<string, unknown>) => session?.act(action);
+  // the lobby may have been scrolled to its start button: a game starts at the top, with the
+  // board and the controls of the first turn on screen
+  const match = state.room?.match;
+  useEffect(() => scrollTo(0, 0), [match]);
   if (state.room?.game === 'dalmuti') return <DalmutiTable state={state} act={act} />;
   return <MarbleTable state={state} act={act} />;
 }

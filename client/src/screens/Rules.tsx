@@ -1,10 +1,32 @@
 import { useState } from 'preact/hooks';
+import { TitlePictures } from '../games/dalmuti/TitlePictures';
 import { CARD_NAMES } from '../games/dalmuti/words';
 import { Sheet } from '../ui/Sheet';
+
+/** The pictures at the top of the rules: the board's special squares and the building
+ * steps of spec 9 (별장 → 빌딩 → 호텔 → 랜드마크), drawn with emoji. */
+const MARBLE_PICTURES: [string, string][] = [
+  ['🏁', '출발'], ['🏝', '무인도'], ['🚀', '우주여행'], ['💰', '기금'], ['🍀', '행운카드'],
+];
+const BUILDING_PICTURES: [string, string][] = [['🏠', '별장'], ['🏢', '빌딩'], ['🏨', '호텔'], ['🗼', '랜드마크']];
+
+function Pictures({ items, testId }: { items: [string, string][]; testId: string }) {
+  return (
+    <div class="rules-pictures" data-testid={testId}>
+      {items.map(([icon, caption]) => (
+        <figure key={caption}>
+          <span aria-hidden="true">{icon}</span>
+          <figcaption>{caption}</figcaption>
+        </figure>
+      ))}
+    </div>
+  );
+}
 
 function MarbleRules() {
   return (
     <div class="rules">
+      <Pictures items={MARBLE_PICTURES} testId="rules-pictures" />
       <p>주사위 2개를 굴려 판을 돌며 도시를 사고 건물을 지어요. 남이 내 땅에 오면 통행료를 받아요.</p>
       <ul>
         <li>🏁 출발을 지나거나 도착하면 월급을 받아요.</li>
@@ -16,6 +38,7 @@ function MarbleRules() {
         <li>💸 돈이 모자라면 건물이나 땅을 팔아서 갚아요. 그래도 모자라면 파산이에요.</li>
         <li>🏆 혼자 남거나, 라운드가 끝났을 때 총자산(현금 + 땅 + 건물)이 가장 많으면 이겨요.</li>
       </ul>
+      <Pictures items={BUILDING_PICTURES} testId="rules-buildings" />
       <p class="muted">돈은 이 방 안에서만 쓰는 놀이용 돈이에요. 저장되거나 바꿀 수 없어요.</p>
     </div>
   );
@@ -52,6 +75,7 @@ function DalmutiRules() {
         </tbody>
       </table>
       <p>신분: 👑 대왕 → 🎩 소왕 → 🧢 평민 → 🧺 소농노 → 🪣 대농노</p>
+      <TitlePictures />
       <p class="muted">점수는 이 방 결과 표시용이에요.</p>
     </div>
   );

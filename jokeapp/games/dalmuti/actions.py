@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, NoReturn
 
 from jokeapp.core.errors import IllegalAction
@@ -16,27 +17,28 @@ FIELDS: dict[str, frozenset[str]] = {
 }
 
 
-def reject(code: str, message: str) -> NoReturn:
-    raise IllegalAction(code, message)
+def reject(code: str, detail: Mapping[str, Any] | None = None) -> NoReturn:
+    """Raises the refusal ``code`` (its message comes from jokeapp.core.codes)."""
+    raise IllegalAction(code, detail)
 
 
 def action_type(action: Any) -> str:
     """The action's type, once its shape is known to be right."""
     if not isinstance(action, dict):
-        reject("malformed_action", "잘못된 요청이에요.")
+        reject("malformed_action")
     kind = action.get("type")
     allowed = FIELDS.get(kind) if isinstance(kind, str) else None
     if allowed is None:
-        reject("unknown_action", "알 수 없는 행동이에요.")
+        reject("unknown_action")
     if not allowed.issuperset(action):
-        reject("malformed_action", "잘못된 요청이에요.")
+        reject("malformed_action")
     return str(kind)
 
 
 def declared(action: dict[str, Any]) -> bool:
     value = action.get("declareRevolution", False)
     if not isinstance(value, bool):
-        reject("malformed_action", "잘못된 요청이에요.")
+        reject("malformed_action")
     return value
 
 
@@ -44,15 +46,15 @@ def cards_from_hand(action: dict[str, Any], hand: list[int]) -> tuple[int, ...]:
     """The action's ``cardIds`` as card ints; each must be in ``hand``, once."""
     raw = action.get("cardIds")
     if not isinstance(raw, list):
-        reject("malformed_action", "잘못된 요청이에요.")
+        reject("malformed_action")
     cards: list[int] = []
     for card_id in raw:
         card = CARD_INDEX.get(card_id) if isinstance(card_id, str) else None
         if card is None:
-            reject("unknown_card", "없는 카드예요.")
+            reject("unknown_card")
         if card in cards:
-            reject("duplicate_card", "같은 카드를 두 번 고를 수 없어요.")
+            reject("duplicate_card")
         if card not in hand:
-            reject("not_in_hand", "손에 없는 카드예요.")
+            reject("not_in_hand")
         cards.append(card)
     return tuple(cards)

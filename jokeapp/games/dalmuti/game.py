@@ -6,26 +6,27 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from jokeapp.core.bots import Bot
-from jokeapp.core.contract import Action, Event, Game, OptionSpec, Pending
+from jokeapp.core.contract import Action, Event, Game, OptionSpec, WireTypes
 from jokeapp.core.errors import InvalidOptions
-from jokeapp.core.options import resolve_options
+from jokeapp.core.options import options_from
 from jokeapp.games.dalmuti import legal, serial, timeouts, view_legal
 from jokeapp.games.dalmuti import view as views
 from jokeapp.games.dalmuti.actions import action_type, cards_from_hand, declared, reject
 from jokeapp.games.dalmuti.bots import BOTS
-from jokeapp.games.dalmuti.options import OPTIONS
+from jokeapp.games.dalmuti.options import OPTIONS, DalmutiOptions
+from jokeapp.games.dalmuti.presentation import presentation_pause
 from jokeapp.games.dalmuti.revolution import check_confirm, confirm_hand
 from jokeapp.games.dalmuti.rounds import game_result
 from jokeapp.games.dalmuti.setup import start_game
 from jokeapp.games.dalmuti.state import (
-    PLAY,
-    DalmutiOptions,
     DalmutiState,
     RevolutionCheck,
     TaxReturn,
 )
+from jokeapp.games.dalmuti.stats import DalmutiStats
 from jokeapp.games.dalmuti.tax import check_return_count, owed_by, return_tax
 from jokeapp.games.dalmuti.tricks import check_pass, check_play, pass_turn, play
+from jokeapp.games.dalmuti.wire import DalmutiAction, DalmutiEvent, DalmutiView
 
 MIN_PLAYERS = 4
 MAX_PLAYERS = 8
@@ -33,19 +34,17 @@ MAX_PLAYERS = 8
 
 def check_players(players: Sequence[str]) -> None:
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise InvalidOptions(
-            "invalid_player_count",
-            f"신분 카드 게임은 {MIN_PLAYERS}~{MAX_PLAYERS}명이 함께해야 해요 (지금 {len(players)}명).",
-        )
+        detail = {"min": MIN_PLAYERS, "max": MAX_PLAYERS, "count": len(players)}
+        raise InvalidOptions("invalid_player_count", detail)
     if len(set(players)) != len(players) or not all(isinstance(p, str) and p for p in players):
-        raise InvalidOptions("invalid_players", "참가자 이름이 비어 있거나 겹쳐요.")
+        raise InvalidOptions("invalid_players")
 
 
 def apply_play_or_pass(state: DalmutiState, actor: str, kind: str, action: Action) -> list[Event]:
     if state.phase.kind != "playing":
-        reject("wrong_phase", "지금은 카드를 낼 때가 아니에요.")
+        reject("wrong_phase")
     if actor != state.current:
-        reject("not_your_turn", "지금은 내 차례가 아니에요.")
+        reject("not_your_turn")
     if kind == "pass":
         check_pass(state)
         return pass_turn(state, actor)
@@ -56,7 +55,7 @@ def apply_play_or_pass(state: DalmutiState, actor: str, kind: str, action: Actio
 
 def apply_confirm(state: DalmutiState, actor: str, action: Action) -> list[Event]:
     if not isinstance(state.phase, RevolutionCheck):
-        reject("wrong_phase", "지금은 손패를 확인할 때가 아니에요.")
+        reject("wrong_phase")
     declare = declared(action)
     check_confirm(state, actor, declare)
     return confirm_hand(state, actor, declare)
@@ -64,7 +63,7 @@ def apply_confirm(state: DalmutiState, actor: str, action: Action) -> list[Event
 
 def apply_return(state: DalmutiState, actor: str, action: Action) -> list[Event]:
     if not isinstance(state.phase, TaxReturn):
-        reject("wrong_phase", "지금은 세금을 돌려줄 때가 아니에요.")
+        reject("wrong_phase")
     owed = owed_by(state, actor)
     cards = cards_from_hand(action, state.hands[actor])
     check_return_count(owed, cards)
@@ -94,9 +93,9 @@ def apply_checked(state: DalmutiState, actor: str, action: Action) -> list[Event
     """Every action, checked in the order of its possible errors."""
     kind = action_type(action)
     if actor not in state.hands:
-        reject("not_a_player", "이 게임의 참가자가 아니에요.")
+        reject("not_a_player")
     if state.phase.kind == "finished":
-        reject("game_over", "게임이 끝났어요.")
+        reject("game_over")
     if kind == "play" or kind == "pass":
         return apply_play_or_pass(state, actor, kind, action)
     if kind == "confirmHand":
@@ -111,9 +110,13 @@ class DalmutiGame:
     max_players = MAX_PLAYERS
     options: tuple[OptionSpec, ...] = OPTIONS
     bots: Mapping[str, Bot] = BOTS
+    wire = WireTypes(action=DalmutiAction, event=DalmutiEvent, view=DalmutiView)
+    stats = DalmutiStats  # the simulator's balance statistics
 
-    def start(self, options: Mapping[str, Any], players: Sequence[str], seed: int) -> tuple[DalmutiState, list[Event]]:
-        resolved = DalmutiOptions.from_dict(resolve_options(OPTIONS, options))
+    def start(
+        self, options: Mapping[str, Any], players: Sequence[str], seed: int
+    ) -> tuple[DalmutiState, list[Event]]:
+        resolved = options_from(DalmutiOptions, options)
         check_players(players)
         return start_game(resolved, players, seed)
 
@@ -127,12 +130,7 @@ class DalmutiGame:
         state.seq += 1
         return events
 
-    def pending(self, state: DalmutiState) -> list[Pending]:
-        if state.phase.kind == "playing":  # asked before every move: the cached turn inline
-            turn = state.pendings[PLAY].get(state.current)
-            if turn is not None and turn.seconds == state.options.turn_seconds:
-                return [turn]
-        return timeouts.pending(state)
+    pending = staticmethod(timeouts.pending)  # asked before every move: no extra call
 
     def on_timeout(self, state: DalmutiState, player: str) -> Action:
         return timeouts.on_timeout(state, player)
@@ -160,6 +158,10 @@ class DalmutiGame:
 
     def from_json(self, data: Mapping[str, Any]) -> DalmutiState:
         return serial.from_json(data)
+
+    def presentation_pause(self, events: Sequence[Event]) -> float:
+        """Optional contract hook (jokeapp.core.contract.presentation_pause)."""
+        return presentation_pause(events)
 
 
 GAME: Game[DalmutiState] = DalmutiGame()  # mypy checks the class against the contract here

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Final
 
 from jokeapp.core.contract import OptionSpec
+from jokeapp.core.options import options_class
 
 OPTIONS: Final[tuple[OptionSpec, ...]] = (
     OptionSpec("rounds", (1, 3, 5, 7), 3, "라운드 수"),
@@ -16,3 +18,18 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
     OptionSpec("removeHighCards", (True, False), False, "9~12 카드 빼고 하기"),
     OptionSpec("turnSeconds", (15, 20, 30, 45), 20, "턴 제한 시간(초)"),
 )
+
+
+@options_class(OPTIONS)
+@dataclass(frozen=True, slots=True)
+class DalmutiOptions:
+    """The options of one game, typed; a field per row of ``OPTIONS`` (checked at import)."""
+
+    rounds: int
+    scoring: str
+    first_ranking: str
+    revolution: bool
+    jester_taxable: bool
+    pass_locks_out: bool
+    remove_high_cards: bool
+    turn_seconds: int

@@ -1,4 +1,5 @@
-"""The revolution check (spec 4.4): everyone confirms; the holder of both jesters may revolt."""
+"""The revolution check (spec 4.4, 8.2): everyone confirms; the holder of both jesters may
+declare a revolution, which takes effect when the last player has confirmed."""
 
 from __future__ import annotations
 
@@ -29,37 +30,46 @@ def can_declare(state: DalmutiState, player: str) -> bool:
     )
 
 
+def has_declared(state: DalmutiState, player: str) -> bool:
+    """``player`` declared a revolution that waits for the others' confirmations."""
+    phase = state.phase
+    return isinstance(phase, RevolutionCheck) and phase.declared_by == player
+
+
 def check_confirm(state: DalmutiState, actor: str, declare: bool) -> None:
     phase = state.phase
     assert isinstance(phase, RevolutionCheck)
     done = phase.confirmed.get(actor)
     if done is None:
-        reject("not_a_player", "이 게임의 참가자가 아니에요.")
+        reject("not_a_player")
     if done:
-        reject("already_confirmed", "이미 손패를 확인했어요.")
+        reject("already_confirmed")
     if declare and not holds_both_jesters(state.hands[actor]):
-        reject("no_two_jesters", "광대 2장이 있어야 혁명할 수 있어요.")
+        reject("no_two_jesters")
 
 
 def confirm_hand(state: DalmutiState, actor: str, declare: bool) -> list[Event]:
-    """Records the confirmation; the round goes on when a revolution is declared or all confirmed."""
+    """Records the confirmation (and a declaration, unseen by the others); once everyone has
+    confirmed, the declared revolution takes effect, or the tax moves."""
     phase = state.phase
     assert isinstance(phase, RevolutionCheck)
     phase.confirmed[actor] = True
     if declare:
-        return declare_revolution(state, actor)
-    if all(phase.confirmed.values()):
-        return collect_tax(state)
-    return []
+        phase.declared_by = actor
+    if not all(phase.confirmed.values()):
+        return []
+    if phase.declared_by is not None:
+        return start_revolution(state, phase.declared_by)
+    return collect_tax(state)
 
 
-def declare_revolution(state: DalmutiState, player: str) -> list[Event]:
+def start_revolution(state: DalmutiState, player: str) -> list[Event]:
     """No tax this round. From the last rank it is a great revolution: every rank, seat and
     turn is turned around, and the new top rank leads."""
     kind = REVOLUTION
     if player == state.order[-1]:
         kind = GREAT_REVOLUTION
-        state.order.reverse()
+        state.order = state.order[::-1]  # a new list: never the stored order of a past round
     state.revolution = kind
     state.revolution_by = player
     state.phase = Playing()

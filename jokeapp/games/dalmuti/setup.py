@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from jokeapp.core.contract import Event
 from jokeapp.core.rng import Rng
 from jokeapp.games.dalmuti.data import CARD_NUMBERS, deck
+from jokeapp.games.dalmuti.options import DalmutiOptions
 from jokeapp.games.dalmuti.state import (
     NO_REVOLUTION,
-    DalmutiOptions,
     DalmutiState,
     Playing,
     RevolutionCheck,

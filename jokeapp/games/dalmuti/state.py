@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from jokeapp.core.contract import Pending
 from jokeapp.core.rng import Rng
+from jokeapp.games.dalmuti.options import DalmutiOptions
 
 # Pending kinds and their deadlines in seconds (spec 8.5; a turn takes ``turnSeconds``).
 PLAY = "play"
@@ -18,43 +18,6 @@ TAX_RETURN_SECONDS = 30
 NO_REVOLUTION = "none"
 REVOLUTION = "revolution"
 GREAT_REVOLUTION = "great"
-
-
-@dataclass(frozen=True, slots=True)
-class DalmutiOptions:
-    rounds: int = 3
-    scoring: str = "rank-points"
-    first_ranking: str = "draw"
-    revolution: bool = True
-    jester_taxable: bool = False
-    pass_locks_out: bool = False
-    remove_high_cards: bool = False
-    turn_seconds: int = 20
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "rounds": self.rounds,
-            "scoring": self.scoring,
-            "firstRanking": self.first_ranking,
-            "revolution": self.revolution,
-            "jesterTaxable": self.jester_taxable,
-            "passLocksOut": self.pass_locks_out,
-            "removeHighCards": self.remove_high_cards,
-            "turnSeconds": self.turn_seconds,
-        }
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> DalmutiOptions:
-        return cls(
-            rounds=data["rounds"],
-            scoring=data["scoring"],
-            first_ranking=data["firstRanking"],
-            revolution=data["revolution"],
-            jester_taxable=data["jesterTaxable"],
-            pass_locks_out=data["passLocksOut"],
-            remove_high_cards=data["removeHighCards"],
-            turn_seconds=data["turnSeconds"],
-        )
 
 
 # Phases. ``kind`` is the spec's discriminator; each phase keeps only its own data.
@@ -69,6 +32,9 @@ class FirstRankDraw:
 @dataclass(slots=True)
 class RevolutionCheck:
     confirmed: dict[str, bool]
+    # Who declared a revolution while confirming: it waits, secret, until everyone has
+    # confirmed (spec 8.2, 8.3), so it lives here and not in the public ``revolution``.
+    declared_by: str | None = None
     kind: str = "revolutionCheck"
 
 
@@ -157,11 +123,11 @@ class DalmutiState:
     # Cards of this round's cleared tricks: with hands and the trick pile they account for
     # the whole deck (an addition to the spec's shape, see docs/rules-decisions.md).
     discard: list[int] = field(default_factory=list)
-    turn_started_at: int = 0  # the engine has no clock; kept for the server
     seq: int = 0  # actions applied so far
     # Every Pending the game can report, built once per player and kind: a Pending depends
-    # only on the player, the kind and the options, all fixed for the whole game, and it is
-    # frozen, so this never goes stale. Not game data: left out of JSON and comparisons.
+    # only on the player, the kind and the options, all fixed for the whole game (the options
+    # are frozen), and it is frozen, so this never goes stale. Not game data: left out of JSON
+    # and comparisons.
     pendings: dict[str, dict[str, Pending]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -179,16 +145,10 @@ class DalmutiState:
         return self.options.turn_seconds
 
     def pending(self, player: str, kind: str) -> Pending:
-        """``player`` must act now: a ``kind`` decision with its deadline."""
+        """``player`` must act now: a ``kind`` decision with its deadline, as prebuilt
+        (``timeouts.pending``, asked before every move, reads the turn's straight from
+        ``pendings``)."""
         found = self.pendings[kind].get(player)
-        if found is None or found.seconds != self.deadline(kind):
+        if found is None:  # not one of this game's players: made on the spot
             found = Pending(player, kind, self.deadline(kind))
-        return found
-
-    def turn_pending(self) -> Pending:
-        """The playing phase's only pending: the current player's turn (checked per call
-        like ``pending``, without its generality, as it is asked before every move)."""
-        found = self.pendings[PLAY].get(self.current)
-        if found is None or found.seconds != self.options.turn_seconds:
-            found = Pending(self.current, PLAY, self.options.turn_seconds)
         return found

@@ -74,15 +74,15 @@ def owed_by(state: DalmutiState, actor: str) -> Owed:
     assert isinstance(phase, TaxReturn)
     owed = phase.owed.get(actor)
     if owed is None:
-        reject("nothing_owed", "돌려줄 카드가 없어요.")
+        reject("nothing_owed")
     if owed.done:
-        reject("already_returned", "이미 카드를 돌려줬어요.")
+        reject("already_returned")
     return owed
 
 
 def check_return_count(owed: Owed, cards: tuple[int, ...]) -> None:
     if len(cards) != owed.count:
-        reject("wrong_return_count", f"돌려줄 카드 {owed.count}장을 골라 주세요.")
+        reject("wrong_return_count", {"count": owed.count})
 
 
 def return_tax(state: DalmutiState, actor: str, owed: Owed, cards: tuple[int, ...]) -> list[Event]:

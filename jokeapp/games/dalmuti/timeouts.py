@@ -7,6 +7,7 @@ from jokeapp.games.dalmuti.actions import reject
 from jokeapp.games.dalmuti.data import CARD_IDS, CARD_NUMBERS, JESTER
 from jokeapp.games.dalmuti.state import (
     CONFIRM_HAND,
+    PLAY,
     RETURN_TAX,
     REVOLUTION_CHECK_SECONDS,
     TAX_RETURN_SECONDS,
@@ -20,9 +21,10 @@ __all__ = ["REVOLUTION_CHECK_SECONDS", "TAX_RETURN_SECONDS", "on_timeout", "pend
 
 
 def pending(state: DalmutiState) -> list[Pending]:
+    """Who must act now (the game's ``pending``): in play, the current player alone."""
     phase = state.phase
-    if phase.kind == "playing":
-        return [state.turn_pending()]
+    if phase.kind == "playing":  # asked before every move: the prebuilt Pending, read inline
+        return [state.pendings[PLAY][state.current]]
     if isinstance(phase, RevolutionCheck):
         return [state.pending(player, CONFIRM_HAND) for player in state.order if not phase.confirmed[player]]
     if isinstance(phase, TaxReturn):
@@ -42,7 +44,7 @@ def timeout_lead(hand: list[int]) -> list[int]:
 def on_timeout(state: DalmutiState, player: str) -> Action:
     """The spec's automatic action; never a revolution."""
     if not any(entry.player == player for entry in pending(state)):
-        reject("not_pending", "지금은 내 차례가 아니에요.")
+        reject("not_pending")
     phase = state.phase
     hand = state.hands[player]
     if isinstance(phase, RevolutionCheck):

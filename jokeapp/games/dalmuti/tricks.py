@@ -27,24 +27,24 @@ def set_rank(cards: Sequence[int]) -> int | None:
 def check_play(state: DalmutiState, actor: str, cards: tuple[int, ...]) -> int:
     """The rank of the set ``actor`` may play now; rejects it otherwise."""
     if not cards:
-        reject("empty_play", "카드를 1장 이상 내야 해요.")
+        reject("empty_play")
     if actor in state.trick.locked_out:
-        reject("locked_out", "이번 트릭에서는 이미 패스했어요.")
+        reject("locked_out")
     rank = set_rank(cards)
     if rank is None:
-        reject("mixed_numbers", "같은 숫자끼리만 낼 수 있어요.")
+        reject("mixed_numbers")
     top = state.trick.top
     if top is not None:
         if len(cards) != top.count:
-            reject("wrong_count", f"앞사람과 같은 장수({top.count}장)로 내야 해요.")
+            reject("wrong_count", {"count": top.count})
         if rank >= top.rank:
-            reject("not_lower", "더 낮은 숫자만 낼 수 있어요.")
+            reject("not_lower")
     return rank
 
 
 def check_pass(state: DalmutiState) -> None:
     if state.trick.top is None:
-        reject("cannot_pass_lead", "새로 시작할 때는 패스할 수 없어요.")
+        reject("cannot_pass_lead")
 
 
 def play(state: DalmutiState, actor: str, cards: tuple[int, ...], rank: int) -> list[Event]:

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from jokeapp.core.contract import Event
+from jokeapp.core.options import options_json
 from jokeapp.games.dalmuti.data import CARD_IDS, card_json, rank_title
-from jokeapp.games.dalmuti.revolution import can_declare
+from jokeapp.games.dalmuti.revolution import can_declare, has_declared
 from jokeapp.games.dalmuti.rounds import game_result
 from jokeapp.games.dalmuti.state import (
     DalmutiState,
@@ -76,7 +77,7 @@ def view(state: DalmutiState, viewer: str | None) -> dict[str, Any]:
     shown: dict[str, Any] = {
         "game": "dalmuti",
         "viewer": viewer,
-        "options": state.options.to_dict(),
+        "options": options_json(state.options),
         "players": list(state.players),
         "order": list(state.order),
         "titles": {player: rank_title(place, seats) for place, player in enumerate(state.order)},
@@ -89,20 +90,27 @@ def view(state: DalmutiState, viewer: str | None) -> dict[str, Any]:
         "trick": trick_json(state),
         "current": state.current if state.phase.kind == "playing" else None,
         "finishOrder": list(state.finish_order),
-        "roundResults": [{"order": list(r.order), "revolution": r.revolution} for r in state.round_results],
+        "roundResults": [
+            {"order": list(r.order), "revolution": r.revolution} for r in state.round_results
+        ],
         "totals": dict(state.totals),
         "tax": tax_view(state, viewer),
         "discardCount": len(state.discard),
         "result": game_result(state) if state.phase.kind == "finished" else None,
     }
-    # Only the holder of both jesters learns they may revolt; nobody else sees the key at all.
+    # Only the holder of both jesters learns they may revolt, and only the declarer that the
+    # declaration counts (it waits for the others); nobody else sees either key at all.
     if seated and viewer and can_declare(state, viewer):
         shown["canDeclareRevolution"] = True
+    if seated and viewer and has_declared(state, viewer):
+        shown["revolutionDeclared"] = True
     return shown
 
 
 def redact_event(event: Event, viewer: str | None) -> Event:
     """Tax events lose their card ids for everyone but the giver and the receiver."""
-    if event.get("type") in TAX_EVENTS and (viewer is None or viewer not in (event["from"], event["to"])):
+    if event.get("type") in TAX_EVENTS and (
+        viewer is None or viewer not in (event["from"], event["to"])
+    ):
         return {key: value for key, value in event.items() if key != "cardIds"}
     return event

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, NoReturn
 
 from jokeapp.core.errors import IllegalAction
@@ -39,12 +40,13 @@ FIELDS: dict[str, dict[str, type]] = {
 SELL_WHAT = ("top", "all")
 
 
-def reject(code: str, message: str) -> NoReturn:
-    raise IllegalAction(code, message)
+def reject(code: str, detail: Mapping[str, Any] | None = None) -> NoReturn:
+    """Raises the refusal ``code`` (its message comes from jokeapp.core.codes)."""
+    raise IllegalAction(code, detail)
 
 
 def malformed() -> NoReturn:
-    reject("bad_action", "알 수 없는 행동이에요.")
+    reject("malformed_action")
 
 
 def action_type(action: Any) -> str:
@@ -52,21 +54,21 @@ def action_type(action: Any) -> str:
     if type(action) is not dict:
         malformed()
     kind = action.get("type")
-    if type(kind) is not str:
-        malformed()
-    fields = FIELDS.get(kind)
-    if fields is None or len(action) != len(fields) + 1:
+    fields = FIELDS.get(kind) if type(kind) is str else None
+    if fields is None:
+        reject("unknown_action")
+    if len(action) != len(fields) + 1:
         malformed()
     if fields:
         for name, expected in fields.items():
             if type(action.get(name)) is not expected:
                 malformed()
-    return kind
+    return str(kind)
 
 
 def board_pos(value: int) -> int:
     if not 0 <= value < BOARD_SIZE:
-        reject("bad_pos", "판에 없는 칸이에요.")
+        reject("bad_pos")
     return value
 
 
@@ -87,6 +89,6 @@ def trade_side(side: dict[str, Any]) -> tuple[list[int], int]:
 def require_current(state: MarbleState, actor: str, phase: str) -> None:
     """The actor holds the turn and the game is in ``phase``."""
     if state.order[state.current] != actor:
-        reject("not_your_turn", "지금은 내 차례가 아니에요.")
+        reject("not_your_turn")
     if state.phase != phase:
-        reject("wrong_phase", "지금은 할 수 없는 행동이에요.")
+        reject("wrong_phase")

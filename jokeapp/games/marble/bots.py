@@ -114,7 +114,7 @@ def _space_score(state: MarbleState, player: str, dest: int, budget: int) -> flo
     deed = state.owners.get(dest)
     score = 0.0
     if dest < SPACE_POS:
-        score += state.options["salary"]
+        score += state.options.salary
     if KIND[dest] in (CITY, TOUR):
         if deed is None:
             price = LAND_PRICE[dest]
@@ -162,7 +162,7 @@ def _group_offer(state: MarbleState, player: str) -> Action | None:
 
 def _turn_start(state: MarbleState, player: str) -> Action:
     piece = state.players[player]
-    if state.options["trade"] and state.trades_this_turn == 0:
+    if state.options.trade and state.trades_this_turn == 0:
         offer = _group_offer(state, player)
         if offer is not None:
             return offer
@@ -171,7 +171,7 @@ def _turn_start(state: MarbleState, player: str) -> Action:
     if piece.island_left > 0:
         if ESCAPE_CARD in piece.held_cards:
             return {"type": "USE_ESCAPE_CARD"}
-        fee: int = state.options["islandFee"]
+        fee: int = state.options.island_fee
         if fee > 0 and piece.cash - fee >= reserve(state):
             return {"type": "PAY_ISLAND_FEE"}
     return {"type": "ROLL"}

@@ -12,14 +12,14 @@ from jokeapp.games.marble.state import DEBT, MarbleState, Payment
 def sell_for_debt(state: MarbleState, events: list[Event], actor: str, pos: int, what: str) -> None:
     debt = state.debt
     if state.phase != DEBT or debt is None or debt.payment.player != actor:
-        reject("not_in_debt", "지금은 팔 필요가 없어요.")
+        reject("not_in_debt")
     if what not in SELL_WHAT:
         malformed()
     deed = state.owners.get(board_pos(pos))
     if deed is None or deed.owner != actor:
-        reject("not_your_land", "내 땅이 아니에요.")
+        reject("not_your_land")
     if what == "top" and deed.level < 1:
-        reject("no_building", "팔 건물이 없어요.")
+        reject("no_building")
     sell(state, events, actor, pos, what)
     payment = debt.payment
     if state.players[actor].cash < payment.amount:

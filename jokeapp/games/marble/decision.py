@@ -6,9 +6,8 @@ from jokeapp.core.contract import Event
 from jokeapp.games.marble.actions import reject, require_current
 from jokeapp.games.marble.data import BUILD_COST, CITY, KIND, LAND_PRICE, LANDMARK, VILLA
 from jokeapp.games.marble.landing import max_level
-from jokeapp.games.marble.monopoly import check_monopoly
 from jokeapp.games.marble.state import DECIDE, Decision, Deed, MarbleState
-from jokeapp.games.marble.turns import after_landing
+from jokeapp.games.marble.turns import after_landing, check_monopoly
 
 
 def _decision(state: MarbleState, actor: str) -> Decision:
@@ -20,13 +19,13 @@ def _decision(state: MarbleState, actor: str) -> Decision:
 
 def _require_cash(state: MarbleState, actor: str, amount: int) -> None:
     if state.players[actor].cash < amount:
-        reject("no_money", "돈이 부족해요.")
+        reject("no_money")
 
 
 def buy(state: MarbleState, events: list[Event], actor: str) -> None:
     decision = _decision(state, actor)
     if not decision.can_buy:
-        reject("cannot_buy", "살 수 없는 땅이에요.")
+        reject("cannot_buy")
     pos = decision.pos
     price = LAND_PRICE[pos]
     _require_cash(state, actor, price)
@@ -35,7 +34,7 @@ def buy(state: MarbleState, events: list[Event], actor: str) -> None:
     events.append({"type": "bought", "player": actor, "pos": pos, "price": price})
     if check_monopoly(state, events, actor):
         return
-    if state.options["buildOnPurchase"] and KIND[pos] == CITY:
+    if state.options.build_on_purchase and KIND[pos] == CITY:
         state.decision = Decision(pos, can_build=VILLA, bought_this_visit=True)
         return
     after_landing(state, events)
@@ -44,11 +43,11 @@ def buy(state: MarbleState, events: list[Event], actor: str) -> None:
 def build(state: MarbleState, events: list[Event], actor: str, level: int) -> None:
     decision = _decision(state, actor)
     if decision.can_build is None:
-        reject("cannot_build", "지금은 여기에 지을 수 없어요.")
+        reject("cannot_build")
     if level == LANDMARK and max_level(state) < LANDMARK:
-        reject("no_landmark", "랜드마크는 이 방에서 쓰지 않아요.")
+        reject("no_landmark")
     if level != decision.can_build:
-        reject("wrong_level", "건물은 한 번에 한 단계씩 올려요.")
+        reject("wrong_level")
     pos = decision.pos
     cost = BUILD_COST[pos][level]
     _require_cash(state, actor, cost)
@@ -59,12 +58,12 @@ def build(state: MarbleState, events: list[Event], actor: str, level: int) -> No
 
 
 def takeover(state: MarbleState, events: list[Event], actor: str) -> None:
-    if not state.options["takeover"]:
-        reject("takeover_off", "인수는 이 방에서 쓰지 않아요.")
+    if not state.options.takeover:
+        reject("takeover_off")
     decision = _decision(state, actor)
     price = decision.can_takeover
     if price is None:
-        reject("cannot_takeover", "여기는 인수할 수 없어요.")
+        reject("cannot_takeover")
     _require_cash(state, actor, price)
     pos = decision.pos
     deed = state.owners[pos]

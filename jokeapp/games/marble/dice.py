@@ -16,7 +16,7 @@ def roll(state: MarbleState, events: list[Event], actor: str) -> None:
     require_current(state, actor, TURN_START)
     piece = state.players[actor]
     if piece.space_pending:
-        reject("space_pending", "우주여행 차례예요. 갈 곳을 골라 주세요.")
+        reject("space_pending")
     if piece.island_left > 0:
         island_roll(state, events, actor)
         return

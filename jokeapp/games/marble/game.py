@@ -6,8 +6,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from jokeapp.core.bots import Bot
-from jokeapp.core.contract import Action, Event, Pending
-from jokeapp.core.options import resolve_options
+from jokeapp.core.contract import Action, Event, Pending, WireTypes
+from jokeapp.core.options import options_from
 from jokeapp.core.rng import Rng
 from jokeapp.games.marble import actions as A
 from jokeapp.games.marble.actions import action_type, reject
@@ -18,14 +18,24 @@ from jokeapp.games.marble.decision import build, buy, pass_decision, takeover
 from jokeapp.games.marble.dice import roll
 from jokeapp.games.marble.island import pay_island_fee, use_escape_card
 from jokeapp.games.marble.legal import legal_actions
-from jokeapp.games.marble.options import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, check_players
+from jokeapp.games.marble.options import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    OPTIONS,
+    MarbleOptions,
+    check_players,
+)
+from jokeapp.games.marble.presentation import presentation_pause
+from jokeapp.games.marble.ranking import game_result
 from jokeapp.games.marble.serial import from_json, to_json
 from jokeapp.games.marble.space import space_travel
 from jokeapp.games.marble.state import FINISHED, MarbleState, Player
+from jokeapp.games.marble.stats import MarbleStats
 from jokeapp.games.marble.timeouts import on_timeout, pending
 from jokeapp.games.marble.trade import propose_trade, respond_trade
 from jokeapp.games.marble.view import view
 from jokeapp.games.marble.view_legal import legal_actions_from_view
+from jokeapp.games.marble.wire import MarbleAction, MarbleEvent, MarbleView
 
 Handler = Callable[[MarbleState, list[Event], str, Action], None]
 
@@ -51,6 +61,8 @@ class MarbleGame:
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     options = OPTIONS
+    wire = WireTypes(action=MarbleAction, event=MarbleEvent, view=MarbleView)
+    stats = MarbleStats  # the simulator's balance statistics
 
     def __init__(self, bots: Mapping[str, Bot]) -> None:
         self.bots = bots
@@ -60,14 +72,14 @@ class MarbleGame:
     ) -> tuple[MarbleState, list[Event]]:
         """Turn order first, then the deck, both shuffled by the game's rng; no setup events
         (the order is in the state for everyone to see)."""
-        resolved = resolve_options(OPTIONS, options)
+        resolved = options_from(MarbleOptions, options)
         seats = check_players(players)
         rng = Rng.from_seed(seed)
         order = list(seats)
         rng.shuffle(order)
         deck = list(CARD_IDS)
         rng.shuffle(deck)
-        money: int = resolved["startMoney"]
+        money = resolved.start_money
         table = {p: Player(cash=money) for p in seats}
         return MarbleState(resolved, rng, order, table, deck), []
 
@@ -77,12 +89,12 @@ class MarbleGame:
     def apply(self, state: MarbleState, actor: str, action: Action) -> list[Event]:
         kind = action_type(action)
         if state.phase == FINISHED:
-            reject("game_over", "게임이 끝났어요.")
+            reject("game_over")
         piece = state.players.get(actor) if type(actor) is str else None
         if piece is None:
-            reject("not_a_player", "이 게임의 참가자가 아니에요.")
+            reject("not_a_player")
         if not piece.alive:
-            reject("out_of_game", "이미 파산해서 구경 중이에요.")
+            reject("out_of_game")
         events: list[Event] = []
         HANDLERS[kind](state, events, actor, action)
         return events
@@ -110,10 +122,18 @@ class MarbleGame:
         return state.phase == FINISHED
 
     def result(self, state: MarbleState) -> dict[str, Any] | None:
-        return state.result
+        return game_result(state)
 
     def to_json(self, state: MarbleState) -> dict[str, Any]:
         return to_json(state)
 
     def from_json(self, data: Mapping[str, Any]) -> MarbleState:
         return from_json(data)
+
+    # Optional hooks of the contract (jokeapp.core.contract.round_of / presentation_pause).
+
+    def round_of(self, state: MarbleState) -> int:
+        return state.round
+
+    def presentation_pause(self, events: Sequence[Event]) -> float:
+        return presentation_pause(events)

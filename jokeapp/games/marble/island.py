@@ -34,14 +34,14 @@ def island_roll(state: MarbleState, events: list[Event], player: str) -> None:
 def _require_on_island(state: MarbleState, actor: str) -> None:
     require_current(state, actor, TURN_START)
     if state.players[actor].island_left <= 0:
-        reject("not_on_island", "무인도에 있지 않아요.")
+        reject("not_on_island")
 
 
 def use_escape_card(state: MarbleState, events: list[Event], actor: str) -> None:
     _require_on_island(state, actor)
     piece = state.players[actor]
     if ESCAPE_CARD not in piece.held_cards:
-        reject("no_escape_card", "무인도 탈출권이 없어요.")
+        reject("no_escape_card")
     piece.held_cards.remove(ESCAPE_CARD)
     state.deck.append(ESCAPE_CARD)
     piece.island_left = 0
@@ -50,12 +50,12 @@ def use_escape_card(state: MarbleState, events: list[Event], actor: str) -> None
 
 def pay_island_fee(state: MarbleState, events: list[Event], actor: str) -> None:
     _require_on_island(state, actor)
-    fee: int = state.options["islandFee"]
+    fee: int = state.options.island_fee
     piece = state.players[actor]
     if fee <= 0:
-        reject("no_island_fee", "탈출비로 나갈 수 없는 방이에요.")
+        reject("no_island_fee")
     if piece.cash < fee:
-        reject("no_money", "돈이 부족해요.")
+        reject("no_money")
     piece.cash -= fee
     piece.island_left = 0
     events.append(

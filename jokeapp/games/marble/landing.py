@@ -29,7 +29,7 @@ from jokeapp.games.marble.turns import after_landing, end_turn
 
 
 def max_level(state: MarbleState) -> int:
-    return 4 if state.options["landmark"] else 3
+    return 4 if state.options.landmark else 3
 
 
 def toll_of(state: MarbleState, pos: int, deed: Deed) -> int:
@@ -111,7 +111,7 @@ def offer_takeover(state: MarbleState, events: list[Event], pos: int) -> None:
     player = state.order[state.current]
     deed = state.owners.get(pos)
     if (
-        state.options["takeover"]
+        state.options.takeover
         and deed is not None
         and deed.owner != player
         and KIND[pos] == CITY

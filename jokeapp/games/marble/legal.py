@@ -31,7 +31,7 @@ def turn_start_actions(state: MarbleState, player: str) -> list[Action]:
     if piece.island_left > 0:
         if ESCAPE_CARD in piece.held_cards:
             actions.append({"type": "USE_ESCAPE_CARD"})
-        fee: int = state.options["islandFee"]
+        fee: int = state.options.island_fee
         if 0 < fee <= piece.cash:
             actions.append({"type": "PAY_ISLAND_FEE"})
     return actions
@@ -94,7 +94,7 @@ def legal_actions(state: MarbleState, player: str) -> list[Action]:
     phase = state.phase
     if phase == TURN_START:
         actions = turn_start_actions(state, player)
-        if state.options["trade"] and state.trades_this_turn < MAX_TRADES_PER_TURN:
+        if state.options.trade and state.trades_this_turn < MAX_TRADES_PER_TURN:
             actions.extend(simple_trades(state, player))
         return actions
     if phase == DECIDE:

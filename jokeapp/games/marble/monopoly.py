@@ -1,11 +1,13 @@
-"""독점 승리 (spec 5.7): triple, line and tour monopolies, checked whenever land changes hands."""
+"""독점 (spec 5.7): which monopoly, if any, a player holds (triple, line or tour).
+
+Pure detection; ending the game on a monopoly is turns.check_monopoly, and the result of a
+finished game (ranking.game_result) asks the same question.
+"""
 
 from __future__ import annotations
 
-from jokeapp.core.contract import Event
 from jokeapp.games.marble.data import GROUPS, LINES, TOURS
 from jokeapp.games.marble.state import MarbleState
-from jokeapp.games.marble.turns import finish_game
 
 TRIPLE_GROUPS = 3
 
@@ -20,15 +22,3 @@ def monopoly_kind(state: MarbleState, player: str) -> str | None:
     if full_groups >= TRIPLE_GROUPS:
         return "triple"
     return None
-
-
-def check_monopoly(state: MarbleState, events: list[Event], player: str) -> bool:
-    """Ends the game at once when ``monopolyWin`` is on and ``player`` holds a monopoly."""
-    if not state.options["monopolyWin"]:
-        return False
-    kind = monopoly_kind(state, player)
-    if kind is None:
-        return False
-    events.append({"type": "monopoly", "player": player, "kind": kind})
-    finish_game(state, events, "monopoly", (player, kind))
-    return True

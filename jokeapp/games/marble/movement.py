@@ -8,7 +8,7 @@ from jokeapp.games.marble.state import MarbleState
 
 
 def pay_salary(state: MarbleState, events: list[Event], player: str) -> None:
-    amount: int = state.options["salary"]
+    amount: int = state.options.salary
     state.players[player].cash += amount
     events.append({"type": "salary", "player": player, "amount": amount})
 
@@ -61,6 +61,6 @@ def send_to_island(state: MarbleState, events: list[Event], player: str, reason:
     """Straight to 무인도: no salary on the way, and the run of doubles is broken."""
     piece = state.players[player]
     piece.pos = ISLAND_POS
-    piece.island_left = state.options["islandTurns"]
+    piece.island_left = state.options.island_turns
     state.extra_roll = False
     events.append({"type": "toIsland", "player": player, "reason": reason})

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from jokeapp.core.contract import OptionSpec
 from jokeapp.core.errors import InvalidOptions
+from jokeapp.core.options import options_class
 from jokeapp.games.marble.state import BANK, FUND
 
 MIN_PLAYERS = 2
@@ -25,6 +27,26 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("turnSeconds", (15, 30, 60, None), 30, "결정 1회당 제한 시간(초)"),
 )
 
+
+
+@options_class(OPTIONS)
+@dataclass(frozen=True, slots=True)
+class MarbleOptions:
+    """The options of one game, typed; a field per row of ``OPTIONS`` (checked at import)."""
+
+    start_money: int
+    salary: int
+    max_rounds: int
+    build_on_purchase: bool
+    island_turns: int
+    island_fee: int
+    takeover: bool
+    landmark: bool
+    monopoly_win: bool
+    trade: bool
+    turn_seconds: int | None
+
+
 RESERVED_IDS = (BANK, FUND)
 
 
@@ -32,12 +54,10 @@ def check_players(players: Sequence[str]) -> list[str]:
     """2 to 4 distinct ids; ``bank`` and ``fund`` name creditors, so no player may use them."""
     ids = list(players)
     if not MIN_PLAYERS <= len(ids) <= MAX_PLAYERS:
-        raise InvalidOptions(
-            "invalid_player_count",
-            f"세계 여행 땅따먹기는 {MIN_PLAYERS}~{MAX_PLAYERS}명이 함께해요. (지금 {len(ids)}명)",
-        )
+        detail = {"min": MIN_PLAYERS, "max": MAX_PLAYERS, "count": len(ids)}
+        raise InvalidOptions("invalid_player_count", detail)
     if len(set(ids)) != len(ids) or any(type(p) is not str or not p for p in ids):
-        raise InvalidOptions("bad_players", "참가자 이름이 비었거나 겹쳐요.")
+        raise InvalidOptions("invalid_players")
     if any(p in RESERVED_IDS for p in ids):
-        raise InvalidOptions("bad_players", "bank, fund는 참가자 이름으로 쓸 수 없어요.")
+        raise InvalidOptions("reserved_player_id")
     return ids

@@ -102,7 +102,7 @@ def go_bankrupt(state: MarbleState, events: list[Event], player: str, creditor: 
     _drop_out(state, player)
     events.append({"type": "bankrupt", "player": player, "creditor": creditor, "amount": amount})
     if state.alive_count() == 1:
-        finish_game(state, events, "lastSurvivor")
+        finish_game(state, events)
 
 
 def settle(state: MarbleState, events: list[Event], payments: list[Payment]) -> bool:

@@ -1,11 +1,16 @@
-"""Total assets, ranking and the MarbleResult (spec 6 and 8.6)."""
+"""Total assets, ranking and the MarbleResult (spec 6 and 8.6).
+
+The result is always computed from the finished state, never stored: a state written by
+hand in the spec's shape gets the same result as one the engine played to its end.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from jokeapp.games.marble.data import INVESTED
-from jokeapp.games.marble.state import MarbleState
+from jokeapp.games.marble.monopoly import monopoly_kind
+from jokeapp.games.marble.state import FINISHED, MarbleState
 
 MONOPOLY_NAMES = {"triple": "트리플 독점", "line": "라인 독점", "tour": "관광지 독점"}
 
@@ -70,16 +75,35 @@ def _summary(
     return f"{prefix} {names} 총자산 {assets}만으로 승리"
 
 
-def build_result(
-    state: MarbleState, reason: str, monopoly: tuple[str, str] | None
-) -> dict[str, Any]:
-    """reason: lastSurvivor | roundLimit | monopoly; monopoly = (player, kind)."""
-    first = monopoly[0] if monopoly else None
-    if reason == "lastSurvivor":
+def monopolist(state: MarbleState) -> tuple[str, str] | None:
+    """Who won by a monopoly, and which: with ``monopolyWin`` a monopoly ends the game the
+    moment it forms, so any survivor holding one is the winner. Forming one is always the
+    current player's doing (buy, takeover, their trade), so they are asked first."""
+    if not state.options.monopoly_win:
+        return None
+    order = state.order
+    start = state.current
+    for player in order[start:] + order[:start]:
+        if state.players[player].alive and (kind := monopoly_kind(state, player)) is not None:
+            return player, kind
+    return None
+
+
+def game_result(state: MarbleState) -> dict[str, Any] | None:
+    """Spec 6 for a finished state (None before the end): monopoly, else the last survivor,
+    else the round limit."""
+    if state.phase != FINISHED:
+        return None
+    monopoly = monopolist(state)
+    if monopoly is not None:
+        reason, first, kind = "monopoly", monopoly[0], monopoly[1]
+    elif state.alive_count() == 1:
+        reason, kind = "lastSurvivor", None
         first = next(p for p in state.order if state.players[p].alive)
+    else:
+        reason, first, kind = "roundLimit", None, None
     ranking = _ranked(state, first)
     winners = [e["player"] for e in ranking if e["rank"] == 1]
-    kind = monopoly[1] if monopoly else None
     result: dict[str, Any] = {"reason": reason}
     if kind is not None:
         result["monopolyType"] = kind

@@ -24,7 +24,7 @@ from jokeapp.games.marble.bots import _space_score, normal_move
 from jokeapp.games.marble.data import CITY, KIND, TOUR
 from jokeapp.games.marble.game import MarbleGame
 from jokeapp.games.marble.landing import toll_of
-from jokeapp.games.marble.ranking import total_assets
+from jokeapp.games.marble.ranking import game_result, total_assets
 from jokeapp.games.marble.state import DEBT, DECIDE, TRADE_RESPONSE, TURN_START, MarbleState
 from jokeapp.games.marble.view_legal import state_from_view, unseen_cards
 
@@ -63,7 +63,7 @@ def candidates(state: MarbleState, player: str, legal: list[Action]) -> list[Act
 def toll_weight(state: MarbleState) -> float:
     """How many times a land's toll is still likely to be paid: each other survivor's turn
     lands on a given square about one time in 40, for every round left."""
-    limit: int = state.options["maxRounds"]
+    limit: int = state.options.max_rounds
     left = max(0, limit - state.round) if limit else UNLIMITED_ROUNDS_LEFT
     return (state.alive_count() - 1) * left / 40
 
@@ -82,8 +82,9 @@ def value(state: MarbleState, player: str, weight: float) -> float:
 
 def score(state: MarbleState, player: str) -> float:
     """The seat's worth minus the best other's (a win is being ahead of everyone)."""
-    if state.result is not None:  # the game ended in the rollout: its ranking is what counts
-        return WON if player in state.result["winners"] else BANKRUPT / 10
+    result = game_result(state)
+    if result is not None:  # the game ended in the rollout: its ranking is what counts
+        return WON if player in result["winners"] else BANKRUPT / 10
     weight = toll_weight(state)
     mine = value(state, player, weight)
     others = [

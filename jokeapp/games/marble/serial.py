@@ -2,24 +2,28 @@
 a string, creditors as ``{kind, id}``, the rng as ``Rng.to_json()``.
 
 Beyond the spec's fields the JSON carries ``eliminated`` (the order of bankruptcies) and
-``result``, and a debt names its debtor (``player``, L04 makes others pay), what it is for
-(``reason``, ``pos``) and the debtor of each queued payment.
+``result`` (computed, as ``result()``), and a debt names its debtor (``player``, L04 makes
+others pay), what it is for (``reason``, ``pos``) and the debtor of each queued payment.
 
-``from_json`` accepts hand-written states: missing optional fields take their start values.
+``from_json`` accepts hand-written states in the spec's shape: missing optional fields take
+their start values, the project's own fields are derived (derived.py), and an input
+``result`` is ignored (it is always computed from the state).
 """
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from typing import Any
 
-from jokeapp.core.options import resolve_options
+from jokeapp.core.options import options_from, options_json
 from jokeapp.core.rng import Rng
+from jokeapp.games.marble import derived
 from jokeapp.games.marble.data import CARD_IDS
-from jokeapp.games.marble.options import OPTIONS
+from jokeapp.games.marble.options import MarbleOptions
+from jokeapp.games.marble.ranking import game_result, monopolist
 from jokeapp.games.marble.state import (
     BANK,
+    FINISHED,
     FUND,
     TURN_START,
     Debt,
@@ -104,7 +108,7 @@ def trade_json(t: Trade | None) -> dict[str, Any] | None:
 
 def to_json(state: MarbleState) -> dict[str, Any]:
     return {
-        "options": dict(state.options),
+        "options": options_json(state.options),
         "rng": state.rng.to_json(),
         "order": list(state.order),
         "current": state.current,
@@ -126,9 +130,9 @@ def to_json(state: MarbleState) -> dict[str, Any]:
         "extraRoll": state.extra_roll,
         "lastRoll": list(state.last_roll) if state.last_roll is not None else None,
         "turnSeq": state.turn_seq,
-        "deadlineAt": state.deadline_at,
+        "deadlineAt": None,  # the spec's field; the server owns clocks, so always null here
         "eliminated": list(state.eliminated),
-        "result": copy.deepcopy(state.result),
+        "result": game_result(state),
     }
 
 
@@ -144,21 +148,32 @@ def _player_from_json(data: Mapping[str, Any], start_money: int) -> Player:
     )
 
 
-def _payment_from_json(data: Mapping[str, Any]) -> Payment:
-    pos = data.get("pos")
-    return Payment(
-        str(data["player"]),
-        int(data["amount"]),
-        creditor_from_json(data["to"]),
-        str(data.get("reason", "toll")),
-        None if pos is None else int(pos),
-    )
-
-
-def _debt_from_json(data: Mapping[str, Any] | None) -> Debt | None:
+def _debt_from_json(state: MarbleState, data: Mapping[str, Any] | None) -> Debt | None:
+    """The spec's ``{amount, to, then, queue}``; ``player``, ``reason``, ``pos`` (and a queued
+    payment's ``player``) are the project's and derived when absent. ``then`` follows from
+    the queue, so it is not read."""
     if data is None:
         return None
-    return Debt(_payment_from_json(data), [_payment_from_json(q) for q in data.get("queue", [])])
+    to = creditor_from_json(data["to"])
+    amount = int(data["amount"])
+    queue_data = list(data.get("queue", []))
+    queued = len(queue_data)
+    player = str(data["player"]) if "player" in data else derived.debtor(state, to, queued)
+    if player not in state.players or not state.players[player].alive:
+        raise ValueError(f"debt.player {player!r} is not a player still in the game")
+    why = str(data["reason"]) if "reason" in data else derived.reason(state, player, to, amount)
+    pos = data["pos"] if "pos" in data else derived.pos_for(state, player, why)
+    queue = [
+        Payment(
+            str(q["player"]) if "player" in q else derived.queued_payer(state, why, i, queued),
+            int(q["amount"]),
+            creditor_from_json(q["to"]),
+            str(q.get("reason", why)),
+            None if q.get("pos") is None else int(q["pos"]),
+        )
+        for i, q in enumerate(queue_data)
+    ]
+    return Debt(Payment(player, amount, to, why, None if pos is None else int(pos)), queue)
 
 
 def _decision_from_json(data: Mapping[str, Any] | None) -> Decision | None:
@@ -193,13 +208,13 @@ def _default_deck(players: Mapping[str, Player]) -> list[str]:
 
 
 def from_json(data: Mapping[str, Any]) -> MarbleState:
-    options = resolve_options(OPTIONS, data.get("options", {}))
+    options = options_from(MarbleOptions, data.get("options", {}))
     players = {
-        str(pid): _player_from_json(p, options["startMoney"]) for pid, p in data["players"].items()
+        str(pid): _player_from_json(p, options.start_money) for pid, p in data["players"].items()
     }
     rng_data = data.get("rng")
     last_roll = data.get("lastRoll")
-    return MarbleState(
+    state = MarbleState(
         options=options,
         rng=Rng.from_json(dict(rng_data)) if rng_data is not None else Rng.from_seed(0),
         order=[str(p) for p in data.get("order", list(players))],
@@ -216,13 +231,21 @@ def from_json(data: Mapping[str, Any]) -> MarbleState:
         doubles_this_turn=int(data.get("doublesThisTurn", 0)),
         cards_this_turn=int(data.get("cardsThisTurn", 0)),
         decision=_decision_from_json(data.get("decision")),
-        debt=_debt_from_json(data.get("debt")),
         pending_trade=_trade_from_json(data.get("pendingTrade")),
         trades_this_turn=int(data.get("tradesThisTurn", 0)),
         extra_roll=bool(data.get("extraRoll", False)),
         last_roll=(int(last_roll[0]), int(last_roll[1])) if last_roll is not None else None,
         turn_seq=int(data.get("turnSeq", 0)),
-        deadline_at=data.get("deadlineAt"),
-        eliminated=[str(p) for p in data.get("eliminated", [])],
-        result=copy.deepcopy(data.get("result")),
     )
+    given = data.get("eliminated")
+    state.eliminated = derived.eliminated_order(
+        state, None if given is None else [str(p) for p in given]
+    )
+    state.debt = _debt_from_json(state, data.get("debt"))
+    unlimited = not options.max_rounds
+    if state.phase == FINISHED and unlimited and state.alive_count() > 1 and not monopolist(state):
+        raise ValueError(
+            "a finished game with maxRounds 0 needs a last survivor or a monopoly: "
+            "it has no round limit to end by"
+        )
+    return state

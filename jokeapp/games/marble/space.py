@@ -20,9 +20,9 @@ def space_fee_to(state: MarbleState, player: str) -> str | None:
 def space_travel(state: MarbleState, events: list[Event], actor: str, dest: int) -> None:
     require_current(state, actor, TURN_START)
     if not state.players[actor].space_pending:
-        reject("not_space_travel", "우주여행 차례가 아니에요.")
+        reject("not_space_travel")
     if board_pos(dest) == SPACE_POS:
-        reject("bad_dest", "우주여행 칸으로는 갈 수 없어요.")
+        reject("bad_dest")
     owner = space_fee_to(state, actor)
     if owner is None:
         fly(state, events, dest, fee_paid=False)

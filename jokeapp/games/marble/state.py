@@ -7,9 +7,12 @@ be those two words), the same spelling the events use.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from jokeapp.core.rng import Rng
+
+if TYPE_CHECKING:  # options.py imports BANK and FUND from here
+    from jokeapp.games.marble.options import MarbleOptions
 
 BANK = "bank"
 FUND = "fund"
@@ -19,7 +22,6 @@ DECIDE = "decide"
 DEBT = "debt"
 TRADE_RESPONSE = "tradeResponse"
 FINISHED = "finished"
-PHASES = (TURN_START, DECIDE, DEBT, TRADE_RESPONSE, FINISHED)
 
 
 @dataclass(slots=True)
@@ -83,7 +85,7 @@ class Trade:
 
 @dataclass(slots=True)
 class MarbleState:
-    options: dict[str, Any]
+    options: MarbleOptions
     rng: Rng
     order: list[str]
     players: dict[str, Player]
@@ -102,11 +104,9 @@ class MarbleState:
     extra_roll: bool = False
     last_roll: tuple[int, int] | None = None
     turn_seq: int = 0
-    deadline_at: int | None = None
     # Beyond the spec's shape: who went bankrupt in which order (ranking needs it when two
-    # fall in the same round) and the result once the game is over.
+    # fall in the same round); derived from alive/bankruptAtRound when a state omits it.
     eliminated: list[str] = field(default_factory=list)
-    result: dict[str, Any] | None = None
 
     @property
     def current_player(self) -> str:

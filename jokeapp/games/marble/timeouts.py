@@ -33,7 +33,7 @@ def pending(state: MarbleState) -> list[Pending]:
         return []
     if state.phase == TRADE_RESPONSE:
         return [Pending(player, TRADE_RESPONSE, TRADE_ANSWER_SECONDS)]
-    seconds: int | None = state.options["turnSeconds"]
+    seconds: int | None = state.options.turn_seconds
     return [Pending(player, state.phase, seconds)]
 
 
@@ -50,7 +50,7 @@ def cheapest_sale(state: MarbleState, player: str) -> Action:
 
 def on_timeout(state: MarbleState, player: str) -> Action:
     if pending_player(state) != player:
-        raise IllegalAction("not_pending", "지금 기다리는 사람이 아니에요.")
+        raise IllegalAction("not_pending")
     phase = state.phase
     if phase == TURN_START:
         if state.players[player].space_pending:

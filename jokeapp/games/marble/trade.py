@@ -11,8 +11,8 @@ from typing import Any
 from jokeapp.core.contract import Event
 from jokeapp.games.marble.actions import reject, require_current, trade_side
 from jokeapp.games.marble.data import MAX_TRADES_PER_TURN
-from jokeapp.games.marble.monopoly import check_monopoly
 from jokeapp.games.marble.state import TRADE_RESPONSE, TURN_START, MarbleState, Trade
+from jokeapp.games.marble.turns import check_monopoly
 
 
 def _owns_all(state: MarbleState, player: str, lands: list[int]) -> bool:
@@ -39,22 +39,22 @@ def propose_trade(
 ) -> None:
     give_lands, give_cash = trade_side(give)
     take_lands, take_cash = trade_side(take)
-    if not state.options["trade"]:
-        reject("trade_off", "교환은 이 방에서 쓰지 않아요.")
+    if not state.options.trade:
+        reject("trade_off")
     require_current(state, actor, TURN_START)
     if state.trades_this_turn >= MAX_TRADES_PER_TURN:
-        reject("trade_limit", "교환 제안은 한 차례에 두 번까지예요.")
+        reject("trade_limit")
     partner = state.players.get(to)
     if to == actor or partner is None or not partner.alive:
-        reject("bad_trade_partner", "그 사람에게는 제안할 수 없어요.")
+        reject("bad_trade_partner")
     if not (give_lands or give_cash or take_lands or take_cash):
-        reject("empty_trade", "빈 제안은 보낼 수 없어요.")
+        reject("empty_trade")
     if not _owns_all(state, actor, give_lands):
-        reject("not_your_land", "내 땅이 아닌 곳이 있어요.")
+        reject("not_your_land")
     if not _owns_all(state, to, take_lands):
-        reject("not_their_land", "상대 땅이 아닌 곳이 있어요.")
+        reject("not_their_land")
     if give_cash > state.players[actor].cash or take_cash > partner.cash:
-        reject("no_money", "돈이 부족해요.")
+        reject("no_money")
     trade = Trade(actor, to, give_lands, give_cash, take_lands, take_cash)
     state.pending_trade = trade
     state.phase = TRADE_RESPONSE
@@ -85,7 +85,7 @@ def _exchange(state: MarbleState, trade: Trade) -> None:
 def respond_trade(state: MarbleState, events: list[Event], actor: str, accept: bool) -> None:
     trade = state.pending_trade
     if state.phase != TRADE_RESPONSE or trade is None or trade.to != actor:
-        reject("not_asked", "나에게 온 제안이 없어요.")
+        reject("not_asked")
     state.pending_trade = None
     state.phase = TURN_START
     if not accept:

@@ -3,24 +3,32 @@
 from __future__ import annotations
 
 from jokeapp.core.contract import Event
-from jokeapp.games.marble.ranking import build_result
+from jokeapp.games.marble.monopoly import monopoly_kind
+from jokeapp.games.marble.ranking import game_result
 from jokeapp.games.marble.state import FINISHED, TURN_START, MarbleState
 
-# maxRounds=0 means "until bankruptcy"; two careful players can out-earn every toll forever,
-# so even an unlimited table closes, by total assets, after this many rounds.
-UNLIMITED_ROUNDS_CAP = 100
 
-
-def finish_game(
-    state: MarbleState, events: list[Event], reason: str, monopoly: tuple[str, str] | None = None
-) -> None:
+def finish_game(state: MarbleState, events: list[Event]) -> None:
+    """The game is over; its result is computed from the finished state (spec 6), so the
+    ``gameOver`` event and ``result()`` of this or any hand-written finished state agree."""
     state.phase = FINISHED
     state.decision = None
     state.debt = None
     state.pending_trade = None
     state.extra_roll = False
-    state.result = build_result(state, reason, monopoly)
-    events.append({"type": "gameOver", "result": build_result(state, reason, monopoly)})
+    events.append({"type": "gameOver", "result": game_result(state)})
+
+
+def check_monopoly(state: MarbleState, events: list[Event], player: str) -> bool:
+    """Ends the game at once when ``monopolyWin`` is on and ``player`` holds a monopoly."""
+    if not state.options.monopoly_win:
+        return False
+    kind = monopoly_kind(state, player)
+    if kind is None:
+        return False
+    events.append({"type": "monopoly", "player": player, "kind": kind})
+    finish_game(state, events)
+    return True
 
 
 def end_turn(state: MarbleState, events: list[Event]) -> None:
@@ -44,9 +52,11 @@ def end_turn(state: MarbleState, events: list[Event]) -> None:
             break
     if wrapped:
         events.append({"type": "roundEnd", "round": state.round})
-        max_rounds: int = state.options["maxRounds"] or UNLIMITED_ROUNDS_CAP
-        if state.round >= max_rounds:
-            finish_game(state, events, "roundLimit")
+        # maxRounds = 0 is no limit at all (spec 2): such a game ends only by bankruptcy
+        # (or a monopoly, with that option); a tool that must stop caps its own steps.
+        max_rounds: int = state.options.max_rounds
+        if max_rounds and state.round >= max_rounds:
+            finish_game(state, events)
             return
         state.round += 1
     state.current = nxt

@@ -1,16 +1,21 @@
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { setTips, tipsOn } from '../../logic/storage';
+import type { GameEvent } from '../../net/api';
 import type { SessionState } from '../../net/session';
 import { RulesButton } from '../../screens/Rules';
-import { seatStyle } from '../../text/ko';
+import { josa } from '../../text/josa';
+import { eventsSince } from '../../ui/batches';
 import { Countdown } from '../../ui/Countdown';
 import { useFeed, useNames } from '../../ui/feed';
 import {
-  groupHand, jesterCount, JESTER, playability, selectedCardIds, selectionLegal, stepCount, suggestReturn,
-  tapGroup, toggleJesters, type DCard, type Selection,
+  blockedReason, countRange, countWord, describeSelection, groupHand, jesterCount, JESTER, playability, selectedCardIds,
+  selectionProblem, stepCount, suggestReturn, tapGroup, toggleJesters, type DCard, type Selection,
 } from './hand';
-import { cardNumber, receivedTax, type DalmutiView, type PlayJson } from './view';
 import { describeDalmutiEvent } from './events';
+import { openingDraw, roundEnd, taxFlights, type DrawRow, type RoundEnd, type TaxFlight } from './moments';
+import { OpeningDrawScreen, RevolutionBanner, RoundEndScreen } from './MomentScreens';
+import { Seats } from './Seats';
+import { cardNumber, confirmedCount, handCheckStatus, receivedTax, type DalmutiView, type PlayJson } from './view';
 import { CARD_NAMES, PHASE_HINTS, TITLE_ICONS, cardLabel } from './words';
 
 type Act = (action: Record<string, unknown>) => void;
@@ -32,58 +37,6 @@ function PlayCards({ play, small }: { play: PlayJson; small?: boolean }) {
         <Card key={id} n={cardNumber(id)} small={small} />
       ))}
     </span>
-  );
-}
-
-/** Seats glide to their new places when titles change (a FLIP animation on the seat list). */
-function useSeatGlide(order: string[]) {
-  const list = useRef<HTMLOListElement>(null);
-  const last = useRef(new Map<string, DOMRect>());
-  useLayoutEffect(() => {
-    const items = [...(list.current?.querySelectorAll<HTMLElement>('[data-seat]') ?? [])];
-    const next = new Map(items.map((el) => [el.dataset.seat!, el.getBoundingClientRect()]));
-    for (const el of items) {
-      const before = last.current.get(el.dataset.seat!);
-      const now = next.get(el.dataset.seat!)!;
-      if (!before || (before.left === now.left && before.top === now.top)) continue;
-      el.animate?.(
-        [{ transform: `translate(${before.left - now.left}px, ${before.top - now.top}px)` }, { transform: 'none' }],
-        { duration: 600, easing: 'ease-in-out' },
-      );
-    }
-    last.current = next;
-  }, [order.join()]);
-  return list;
-}
-
-function Seats({ view, me, names }: { view: DalmutiView; me: string | null; names: Names }) {
-  const list = useSeatGlide(view.order);
-  return (
-    <ol class="dseats" data-testid="dseats" ref={list}>
-      {view.order.map((id) => {
-        const title = view.titles[id];
-        const style = seatStyle(id);
-        const passed = view.trick.passesSinceTop.includes(id);
-        const out = view.finishOrder.indexOf(id);
-        const checked = view.phase.kind === 'revolutionCheck' && view.phase.confirmed[id];
-        return (
-          <li key={id} data-seat={id} class={`dseat${view.current === id ? ' current' : ''}${id === me ? ' me' : ''}`} style={{ borderColor: style.color }} data-testid={`dseat-${id}`}>
-            <span class="dtitle">
-              {TITLE_ICONS[title] ?? ''} {title}
-            </span>
-            <span class="dname">
-              {view.current === id ? '▶ ' : ''}
-              <span style={{ color: style.color }}>{style.mark}</span> {names(id)}
-              {id === me ? ' (나)' : ''}
-            </span>
-            <span class="dcount" data-testid={`count-${id}`}>🂠 {view.handCounts[id]}장</span>
-            {passed && <span class="bubble">패스</span>}
-            {out >= 0 && <span class="bubble done">{out + 1}등 🎉</span>}
-            {checked && <span class="bubble done">확인 ✔</span>}
-          </li>
-        );
-      })}
-    </ol>
   );
 }
 
@@ -116,104 +69,162 @@ function Trick({ view, names }: { view: DalmutiView; names: Names }) {
   );
 }
 
-function PlayControls({ view, hand, act }: { view: DalmutiView; hand: DCard[]; act: Act }) {
-  const top = view.trick.top ? { count: view.trick.top.count, rank: view.trick.top.rank } : null;
+type Top = { count: number; rank: number } | null;
+
+function topOf(view: DalmutiView): Top {
+  return view.trick.top ? { count: view.trick.top.count, rank: view.trick.top.rank } : null;
+}
+
+/** The selection of the own hand, shared by the hand (in the page) and the action bar. */
+function useHandSelection(view: DalmutiView, hand: DCard[]) {
+  const [sel, setSel] = useState<Selection | null>(null);
+  const [why, setWhy] = useState<string | null>(null);
+  useEffect(() => {
+    setSel(null);
+    setWhy(null);
+  }, [view.trick.top?.cardIds.join(), view.current, hand.length]);
+  return { sel, setSel, why, setWhy };
+}
+
+type HandSel = ReturnType<typeof useHandSelection>;
+
+function HandView({ view, hand, hs }: { view: DalmutiView; hand: DCard[]; hs: HandSel }) {
+  const top = topOf(view);
   const groups = useMemo(() => groupHand(hand), [hand]);
   const jesters = jesterCount(hand);
-  const [sel, setSel] = useState<Selection | null>(null);
-  useEffect(() => setSel(null), [view.trick.top?.cardIds.join(), view.current, hand.length]);
   const myTurn = view.current === view.viewer && view.phase.kind === 'playing';
-  const group = sel ? groups.find((g) => g.n === sel.n) : undefined;
-  const legal = !!sel && selectionLegal(sel, hand, top);
-  const ids = sel ? selectedCardIds(sel, hand) : [];
+  const tap = (g: (typeof groups)[number]) => {
+    if (!myTurn) return;
+    const reason = blockedReason(g, g.n === JESTER ? 0 : jesters, top);
+    if (reason) {
+      hs.setWhy(`${g.n === JESTER ? '광대' : g.n}: ${reason}`);
+      return;
+    }
+    hs.setWhy(null);
+    hs.setSel(tapGroup(g, jesters, top));
+  };
   return (
-    <>
-      <div class="hand" data-testid="hand">
-        {groups.map((g) => {
-          const how = myTurn ? playability(g, g.n === JESTER ? 0 : jesters, top) : 'playable';
-          const chosen = sel?.n === g.n;
-          return (
-            <button
-              key={g.n}
-              class={`group ${how}${chosen ? ' chosen' : ''}${myTurn ? '' : ' idle'}`}
-              data-testid={`group-${g.n}`}
-              aria-pressed={chosen}
-              aria-label={`${cardLabel(g.n)} ${g.cards.length}장${how === 'blocked' ? ', 낼 수 없음' : ''}${how === 'needsJester' ? ', 광대 필요' : ''}`}
-              onClick={() => myTurn && setSel(tapGroup(g, jesters, top))}
-            >
-              <Card n={g.n} />
-              <span class="badge">×{g.cards.length}</span>
-              {how === 'needsJester' && <span class="need">🤡 광대 필요</span>}
-              {chosen && <span class="tick">✔</span>}
-            </button>
-          );
-        })}
-      </div>
-      {myTurn && (
-        <div class="controls" data-testid="controls">
-          <div class="row sel-row">
-            <button class="btn" aria-label="한 장 빼기" disabled={!sel || !group} onClick={() => sel && group && setSel(stepCount(sel, group, jesters, -1))}>
-              −
-            </button>
-            <span class="sel-text" data-testid="selection">
-              {sel ? `${cardLabel(sel.n)} × ${ids.length}장${ids.some((id) => cardNumber(id) === JESTER) && sel.n !== JESTER ? ' (광대 포함)' : ''}` : '낼 숫자를 눌러 주세요'}
-            </span>
-            <button class="btn" aria-label="한 장 더" disabled={!sel || !group} onClick={() => sel && group && setSel(stepCount(sel, group, jesters, +1))}>
-              +
-            </button>
-          </div>
-          <label class="toggle">
-            <input
-              type="checkbox"
-              data-testid="mix-jesters"
-              checked={!!sel?.mixJesters}
-              disabled={!sel || jesters === 0 || sel.n === JESTER}
-              onChange={() => sel && group && setSel(toggleJesters(sel, group, jesters))}
-            />
-            🤡 광대 섞기 ({jesters}장)
-          </label>
-          <div class="row">
-            <button class="btn primary big" data-testid="play" disabled={!sel} onClick={() => sel && act({ type: 'play', cardIds: ids })}>
-              내기{sel && !legal ? ' ⚠️' : ''}
-            </button>
-            <button class="btn big" data-testid="pass" disabled={!top} onClick={() => act({ type: 'pass' })}>
-              패스
-            </button>
-          </div>
-        </div>
-      )}
-    </>
+    <div class="hand" data-testid="hand">
+      {groups.map((g) => {
+        const how = myTurn ? playability(g, g.n === JESTER ? 0 : jesters, top) : 'playable';
+        const chosen = hs.sel?.n === g.n;
+        return (
+          <button
+            key={g.n}
+            class={`group ${how}${chosen ? ' chosen' : ''}${myTurn ? '' : ' idle'}`}
+            data-testid={`group-${g.n}`}
+            aria-pressed={chosen}
+            aria-label={`${cardLabel(g.n)} ${g.cards.length}장${how === 'blocked' ? ', 낼 수 없음' : ''}${how === 'needsJester' ? ', 광대 필요' : ''}`}
+            onClick={() => tap(g)}
+          >
+            <Card n={g.n} />
+            <span class="badge">×{g.cards.length}</span>
+            {how === 'needsJester' && <span class="need">🤡 광대 필요</span>}
+            {how === 'blocked' && <span class="need muted">✕ 못 내요</span>}
+            {chosen && <span class="tick">✔</span>}
+          </button>
+        );
+      })}
+    </div>
   );
 }
 
-function RevolutionCheck({ view, act }: { view: DalmutiView; act: Act }) {
-  const me = view.viewer;
-  const phase = view.phase as { kind: 'revolutionCheck'; confirmed: Record<string, boolean> };
-  if (!me || !(me in phase.confirmed) || phase.confirmed[me]) {
-    return <p class="hint center">모두 손패를 확인하고 있어요…</p>;
-  }
+function PlayBar({ view, hand, hs, act }: { view: DalmutiView; hand: DCard[]; hs: HandSel; act: Act }) {
+  const top = topOf(view);
+  const groups = groupHand(hand);
+  const jesters = jesterCount(hand);
+  const { sel, setSel } = hs;
+  const group = sel ? groups.find((g) => g.n === sel.n) : undefined;
+  const problem = sel ? selectionProblem(sel, hand, top) : null;
+  const ids = sel ? selectedCardIds(sel, hand) : [];
+  const [low, high] = sel && group ? countRange(group, jesters, sel.mixJesters, top) : [0, 0];
+  const showJesters = jesters > 0 && sel?.n !== JESTER;
+  const note = hs.why ?? problem ?? (top && !sel ? `${cardLabel(top.rank)}보다 낮은 숫자 ${countWord(top.count)}을 고르거나 패스하세요` : null);
   return (
-    <div class="controls" data-testid="revolution-check">
-      <p class="hint">손패를 확인했으면 눌러 주세요.</p>
-      <div class="row">
-        <button class="btn primary big" data-testid="confirm-hand" onClick={() => act({ type: 'confirmHand', declareRevolution: false })}>
-          손패 확인
+    <div data-testid="controls">
+      <div class="row sel-row">
+        <button class="btn" aria-label="한 장 빼기" data-testid="minus" disabled={!sel || !group || sel.count <= low} onClick={() => sel && group && setSel(stepCount(sel, group, jesters, -1, top))}>
+          −
         </button>
-        {view.canDeclareRevolution && (
-          <button class="btn danger big" data-testid="declare-revolution" onClick={() => act({ type: 'confirmHand', declareRevolution: true })}>
-            ✊ 혁명!
+        <span class="sel-text" data-testid="selection">
+          {sel ? describeSelection(sel, hand) : '낼 숫자를 눌러 주세요'}
+        </span>
+        <button class="btn" aria-label="한 장 더" data-testid="plus" disabled={!sel || !group || sel.count >= high} onClick={() => sel && group && setSel(stepCount(sel, group, jesters, +1, top))}>
+          +
+        </button>
+        {showJesters && (
+          <button
+            class={`btn chip-btn${sel?.mixJesters ? ' on' : ''}`}
+            data-testid="mix-jesters"
+            aria-pressed={!!sel?.mixJesters}
+            disabled={!sel}
+            onClick={() => sel && group && setSel(toggleJesters(sel, group, jesters, top))}
+          >
+            🤡 광대 섞기 {sel?.mixJesters ? '✔' : ''}
           </button>
         )}
+      </div>
+      {note && (
+        <p class="why" data-testid="why" role="status">
+          ℹ️ {note}
+        </p>
+      )}
+      <div class="row">
+        <button class="btn primary big" data-testid="play" disabled={!sel || !!problem} onClick={() => sel && !problem && act({ type: 'play', cardIds: ids })}>
+          내기
+        </button>
+        <button class="btn big" data-testid="pass" disabled={!top} onClick={() => act({ type: 'pass' })}>
+          패스
+        </button>
       </div>
     </div>
   );
 }
 
-function TaxReturn({ view, hand, act, names }: { view: DalmutiView; hand: DCard[]; act: Act; names: Names }) {
-  const me = view.viewer;
-  const phase = view.phase as { kind: 'taxReturn'; owed: Record<string, { to: string; count: number; done: boolean }> };
-  const owed = me ? phase.owed[me] : undefined;
-  const [picked, setPicked] = useState<string[]>(() => (owed ? suggestReturn(hand, owed.count) : []));
+function HandCheckBar({ view, act }: { view: DalmutiView; act: Act }) {
+  const status = handCheckStatus(view);
+  const [done, all] = confirmedCount(view);
+  if (status === 'declared') {
+    return (
+      <p class="hint" data-testid="hand-check-status">
+        ✊ 혁명을 선언했어요 — 모두 확인하면 시작해요 ({done}/{all})
+      </p>
+    );
+  }
+  if (status === 'waiting') {
+    return (
+      <p class="hint" data-testid="hand-check-status">
+        ✔ 확인했어요 · 다른 사람을 기다리는 중 ({done}/{all})
+      </p>
+    );
+  }
+  if (status === 'watching') return <p class="hint">모두 손패를 확인하고 있어요 ({done}/{all})</p>;
+  return (
+    <div class="row" data-testid="revolution-check">
+      <button class="btn primary big" data-testid="confirm-hand" onClick={() => act({ type: 'confirmHand', declareRevolution: false })}>
+        손패 확인
+      </button>
+      {view.canDeclareRevolution && (
+        <button class="btn danger big" data-testid="declare-revolution" onClick={() => act({ type: 'confirmHand', declareRevolution: true })}>
+          ✊ 혁명!
+        </button>
+      )}
+    </div>
+  );
+}
+
+type Owed = { to: string; count: number; done: boolean };
+
+function owedBy(view: DalmutiView): Owed | undefined {
+  if (view.phase.kind !== 'taxReturn' || !view.viewer) return undefined;
+  const owed = view.phase.owed[view.viewer];
+  return owed && !owed.done ? owed : undefined;
+}
+
+function TaxPicker({ view, hand, names, picked, setPicked }: {
+  view: DalmutiView; hand: DCard[]; names: Names; picked: string[]; setPicked: (f: (cur: string[]) => string[]) => void;
+}) {
+  const owed = owedBy(view);
   const received = receivedTax(view);
   const moves = view.tax.map((t, i) => (
     <li key={i}>
@@ -221,7 +232,7 @@ function TaxReturn({ view, hand, act, names }: { view: DalmutiView; hand: DCard[
       {t.cardIds ? ` (${t.cardIds.map((id) => cardLabel(cardNumber(id))).join(', ')})` : ''}
     </li>
   ));
-  if (!owed || owed.done) {
+  if (!owed) {
     return (
       <div class="controls" data-testid="tax-phase">
         <p class="hint">💰 세금을 주고받는 중이에요…</p>
@@ -247,13 +258,9 @@ function TaxReturn({ view, hand, act, names }: { view: DalmutiView; hand: DCard[
           </button>
         ))}
       </div>
-      <button class="btn primary big wide" data-testid="return-tax" disabled={picked.length !== owed.count} onClick={() => act({ type: 'returnTax', cardIds: picked })}>
-        {picked.length}/{owed.count}장 돌려주기
-      </button>
     </div>
   );
 }
-
 function Scores({ view, names }: { view: DalmutiView; names: Names }) {
   return (
     <details class="scores">
@@ -272,6 +279,80 @@ function Scores({ view, names }: { view: DalmutiView; names: Names }) {
   );
 }
 
+const ROUND_END_MS = 6000;
+const DRAW_MS = 5000;
+const PHASE_SECONDS: Record<string, number> = { revolutionCheck: 20, taxReturn: 30 };
+
+interface Moments {
+  roundEnd: { info: RoundEnd; until: number } | null;
+  draw: { rows: DrawRow[]; until: number } | null;
+  banner: { kind: string; who: string } | null;
+  flip: number;
+  flights: TaxFlight[];
+  flightSerial: number;
+}
+
+/** Reads every new event batch once and starts what it calls for (screens, banner, motion). */
+function useMoments(state: SessionState, view: DalmutiView): [Moments, (patch: Partial<Moments>) => void] {
+  const [m, setM] = useState<Moments>({ roundEnd: null, draw: null, banner: null, flip: 0, flights: [], flightSerial: 0 });
+  const handled = useRef(0);
+  const drawSeen = useRef<number | null>(null);
+  const patch = (p: Partial<Moments>) => setM((cur) => ({ ...cur, ...p }));
+  const showDraw = (events: GameEvent[]) => {
+    const draw = events.find((e) => e.type === 'firstRankDraw');
+    const match = state.room?.match ?? 0;
+    if (!draw || drawSeen.current === match || view.phase.kind === 'finished') return;
+    drawSeen.current = match;
+    patch({ draw: { rows: openingDraw(draw), until: Date.now() + DRAW_MS } });
+  };
+  useEffect(() => showDraw(state.setupEvents ?? []), [state.setupEvents]);
+  useEffect(() => {
+    const start = state.eventSerial < handled.current ? state.eventSerial - 1 : handled.current;
+    const events = state.batches.length ? eventsSince(state, start) : [];
+    handled.current = state.eventSerial;
+    if (!events.length) return;
+    showDraw(events);
+    const over = [...events].reverse().find((e) => e.type === 'roundOver');
+    if (over && !events.some((e) => e.type === 'gameOver')) {
+      // the server pauses before the next round's deadlines; stay up at least as long
+      const mine = state.pending.find((p) => p.player === view.viewer) ?? state.pending[0];
+      const total = (PHASE_SECONDS[view.phase.kind] ?? Number(view.options.turnSeconds ?? 20)) * 1000;
+      const pause = mine?.deadline ? mine.deadline - total - (Date.now() + state.offset) : 0;
+      const info = roundEnd(over, view.totals, Number(view.options.rounds ?? 0));
+      patch({ roundEnd: { info, until: Date.now() + Math.max(ROUND_END_MS, pause) } });
+    }
+    const revolt = events.find((e) => e.type === 'revolution');
+    if (revolt) {
+      const who = String(revolt.player);
+      setM((cur) => ({
+        ...cur,
+        banner: { kind: String(revolt.kind), who: who === view.viewer ? '내가' : who },
+        flip: revolt.kind === 'great' ? cur.flip + 1 : cur.flip,
+      }));
+      setTimeout(() => patch({ banner: null }), 3000);
+    }
+    const flights = taxFlights(events);
+    if (flights.length) setM((cur) => ({ ...cur, flights, flightSerial: cur.flightSerial + 1 }));
+  }, [state.eventSerial]);
+  return [m, patch];
+}
+
+function TurnLine({ view, names, mine }: { view: DalmutiView; names: Names; mine: boolean }) {
+  if (mine) {
+    const what = view.phase.kind === 'revolutionCheck' ? '손패를 확인해 주세요' : view.phase.kind === 'taxReturn' ? '돌려줄 카드를 고르세요' : view.trick.top ? '낼까요, 패스할까요?' : '새로 시작해요';
+    return (
+      <p class="turn-line my-turn" data-testid="my-turn">
+        ▶ 내 차례 · {what}
+      </p>
+    );
+  }
+  if (view.phase.kind === 'revolutionCheck') return null; // the hand check's own line says where it stands
+  if (view.phase.kind === 'playing' && view.current) {
+    return <p class="turn-line">⏳ {josa(names(view.current), '이/가')} 고르는 중이에요</p>;
+  }
+  return <p class="turn-line">{PHASE_HINTS[view.phase.kind]}</p>;
+}
+
 export function DalmutiTable({ state, act }: { state: SessionState; act: Act }) {
   const view = state.view as unknown as DalmutiView;
   const me = state.you?.playerId ?? null;
@@ -279,10 +360,19 @@ export function DalmutiTable({ state, act }: { state: SessionState; act: Act }) 
   const feed = useFeed(state, (e) => describeDalmutiEvent(e, names));
   const [tips, setTipsState] = useState(tipsOn());
   const hand = view.hand ?? [];
+  const hs = useHandSelection(view, hand);
+  const [m, patch] = useMoments(state, view);
+  const owed = owedBy(view);
+  const [picked, setPicked] = useState<string[]>([]);
+  useEffect(() => setPicked(owed ? suggestReturn(hand, owed.count) : []), [owed?.to, view.round]);
   const pending = state.pending.find((p) => p.player === me) ?? state.pending.find((p) => p.player === view.current) ?? state.pending[0];
-  const totalSeconds = view.phase.kind === 'revolutionCheck' ? 20 : view.phase.kind === 'taxReturn' ? 30 : (view.options.turnSeconds as number);
+  const totalSeconds = PHASE_SECONDS[view.phase.kind] ?? (view.options.turnSeconds as number);
+  const checking = view.phase.kind === 'revolutionCheck' && !!view.hand;
+  const myTurn = !!view.hand && (
+    (view.phase.kind === 'playing' && view.current === me) || (checking && handCheckStatus(view) === 'decide') || !!owed
+  );
   return (
-    <main class="table dalmuti" data-testid="dalmuti-table">
+    <main class={`table dalmuti${m.flip ? ' turned' : ''}`} data-testid="dalmuti-table">
       <header class="bar">
         <h1>신분 카드 게임</h1>
         <RulesButton game="dalmuti" />
@@ -295,19 +385,33 @@ export function DalmutiTable({ state, act }: { state: SessionState; act: Act }) 
           </button>
         </aside>
       )}
-      <Seats view={view} me={me} names={names} />
       <Scores view={view} names={names} />
-      <Trick view={view} names={names} />
-      <Countdown deadline={pending?.deadline} offset={state.offset} totalSeconds={totalSeconds} />
+      <Seats view={view} me={me} names={names} room={state.room} flip={m.flip} flights={m.flights} flightSerial={m.flightSerial}>
+        <Trick view={view} names={names} />
+      </Seats>
+      {m.banner && <RevolutionBanner kind={m.banner.kind} who={m.banner.who === '내가' ? '내' : names(m.banner.who)} />}
       {view.hand === null && <p class="hint center" data-testid="spectating">👀 관전 중이에요. 손패는 보이지 않아요.</p>}
-      {view.phase.kind === 'revolutionCheck' && view.hand && <RevolutionCheck view={view} act={act} />}
-      {view.phase.kind === 'taxReturn' && view.hand && <TaxReturn key={view.round} view={view} hand={hand} act={act} names={names} />}
-      {view.hand && view.phase.kind !== 'taxReturn' && <PlayControls view={view} hand={hand} act={act} />}
+      {view.phase.kind === 'taxReturn' && view.hand && <TaxPicker view={view} hand={hand} names={names} picked={picked} setPicked={setPicked} />}
+      {view.hand && view.phase.kind !== 'taxReturn' && <HandView view={view} hand={hand} hs={hs} />}
       <ol class="feed" data-testid="feed">
         {feed.map((line, i) => (
           <li key={`${state.eventSerial}-${i}`}>{line}</li>
         ))}
       </ol>
+      {/* spectators and replays have nothing to decide: their turn line stays in the page */}
+      <section class={view.hand ? `action-bar${myTurn ? ' mine' : ''}` : 'turn-info'} data-testid="action-bar">
+        <TurnLine view={view} names={names} mine={myTurn} />
+        <Countdown deadline={pending?.deadline} offset={state.offset} totalSeconds={totalSeconds} />
+        {checking && <HandCheckBar view={view} act={act} />}
+        {owed && (
+          <button class="btn primary big wide" data-testid="return-tax" disabled={picked.length !== owed.count} onClick={() => act({ type: 'returnTax', cardIds: picked })}>
+            {names(owed.to)}님에게 {picked.length}/{owed.count}장 돌려주기
+          </button>
+        )}
+        {view.hand && view.phase.kind === 'playing' && view.current === me && <PlayBar view={view} hand={hand} hs={hs} act={act} />}
+      </section>
+      {m.roundEnd && <RoundEndScreen info={m.roundEnd.info} names={names} me={me} until={m.roundEnd.until} onClose={() => patch({ roundEnd: null })} />}
+      {m.draw && !m.roundEnd && <OpeningDrawScreen rows={m.draw.rows} names={names} me={me} until={m.draw.until} onClose={() => patch({ draw: null })} />}
     </main>
   );
 }

@@ -1,6 +1,8 @@
 // The own hand of dalmuti.md section 9: grouped by number, which groups can be played on the
 // current trick (5.1), and the selection a tap, +/- and the "광대 섞기" toggle make.
 
+import { josa } from '../../text/josa';
+
 export const JESTER = 13;
 
 export interface DCard {
@@ -79,36 +81,82 @@ export function tapGroup(group: HandGroup, jesters: number, top: TopPlay | null)
   return { n: group.n, count: top.count, mixJesters: how === 'needsJester' };
 }
 
-/** +1 / −1 on the count, kept within 1..max. */
-export function stepCount(sel: Selection, group: HandGroup, jesters: number, delta: number): Selection {
-  const max = maxCount(group, jesters, sel.mixJesters);
-  return { ...sel, count: Math.min(max, Math.max(1, sel.count + delta)) };
+/** The counts +/- may reach: following, only the needed count (anything else cannot be
+ * played); leading, 1..max. */
+export function countRange(group: HandGroup, jesters: number, mixJesters: boolean, top: TopPlay | null): [number, number] {
+  const max = maxCount(group, jesters, mixJesters);
+  if (top) return [top.count, top.count];
+  return [mixJesters && group.n !== JESTER ? Math.min(2, max) : 1, max];
 }
 
-/** Turning "광대 섞기" on or off; switching off trims the count to the number cards. */
-export function toggleJesters(sel: Selection, group: HandGroup, jesters: number): Selection {
+/** +1 / −1 on the count, kept within the playable range (see countRange). */
+export function stepCount(sel: Selection, group: HandGroup, jesters: number, delta: number, top: TopPlay | null = null): Selection {
+  const [low, high] = countRange(group, jesters, sel.mixJesters, top);
+  return { ...sel, count: Math.min(high, Math.max(low, sel.count + delta)) };
+}
+
+/** Turning "광대 섞기" on or off. Leading, switching on adds one jester and switching off
+ * trims the count to the number cards; following, the count stays the needed one. */
+export function toggleJesters(sel: Selection, group: HandGroup, jesters: number, top: TopPlay | null = null): Selection {
   const mixJesters = !sel.mixJesters && jesters > 0 && group.n !== JESTER;
-  const count = Math.min(sel.count, maxCount(group, jesters, mixJesters));
+  if (top) return { ...sel, mixJesters };
+  const grown = mixJesters && sel.count >= group.cards.length ? sel.count + 1 : sel.count;
+  const count = Math.min(grown, maxCount(group, jesters, mixJesters));
   return { ...sel, mixJesters, count };
 }
 
-/** The card ids of a selection: number cards first, then as many jesters as needed. */
+/** The card ids of a selection: number cards first, then as many jesters as needed. With
+ * "광대 섞기" on, at least one jester goes in (that is what the toggle says). */
 export function selectedCardIds(sel: Selection, hand: DCard[]): string[] {
   const groups = groupHand(hand);
   const group = groups.find((g) => g.n === sel.n);
   if (!group) return [];
-  const numbers = group.cards.slice(0, sel.count).map((c) => c.id);
-  if (sel.n === JESTER || !sel.mixJesters || numbers.length >= sel.count) return numbers;
   const jesters = hand.filter((c) => c.n === JESTER).map((c) => c.id).sort();
+  const wantJesters = sel.n !== JESTER && sel.mixJesters && jesters.length > 0;
+  const numberCount = wantJesters ? Math.max(1, Math.min(group.cards.length, sel.count - 1)) : sel.count;
+  const numbers = group.cards.slice(0, Math.min(numberCount, sel.count)).map((c) => c.id);
+  if (!wantJesters || numbers.length >= sel.count) return numbers;
   return [...numbers, ...jesters.slice(0, sel.count - numbers.length)];
+}
+
+const NATIVE = ['', '한', '두', '세', '네', '다섯', '여섯', '일곱', '여덟', '아홉', '열', '열한', '열두', '열세', '열네'];
+
+/** "두 장" (native Korean numbers, as people count cards). */
+export function countWord(count: number): string {
+  return `${NATIVE[count] ?? String(count)} 장`;
+}
+
+/** Exactly what a selection will put down: "12 두 장 · 광대 1장 포함", "광대 한 장". */
+export function describeSelection(sel: Selection, hand: DCard[]): string {
+  const ids = selectedCardIds(sel, hand);
+  const jesters = ids.filter((id) => Number.parseInt(id.slice(0, 2), 10) === JESTER).length;
+  if (sel.n === JESTER) return `광대 ${countWord(ids.length)}`;
+  return `${sel.n} ${countWord(ids.length)}${jesters ? ` · 광대 ${jesters}장 포함` : ''}`;
+}
+
+/** Why a group cannot go on the trick now (null when it can). */
+export function blockedReason(group: HandGroup, jesters: number, top: TopPlay | null): string | null {
+  if (playability(group, jesters, top) !== 'blocked' || !top) return null;
+  if (group.n === JESTER) return '광대만 내면 13이라 따라 낼 수 없어요';
+  if (group.n >= top.rank) return '더 낮은 숫자만 낼 수 있어요';
+  if (jesters > 0) return `앞사람과 같은 ${countWord(top.count)}이 필요해요 · 광대를 섞어도 모자라요`;
+  return `앞사람과 같은 ${countWord(top.count)}이 필요해요 · ${josa(String(group.n), '은/는')} ${group.cards.length}장뿐이에요`;
+}
+
+/** Why the selection cannot be played as it is (null when it can; the server checks again). */
+export function selectionProblem(sel: Selection, hand: DCard[], top: TopPlay | null): string | null {
+  const ids = selectedCardIds(sel, hand);
+  if (ids.length === 0) return '낼 카드를 골라 주세요';
+  if (ids.length !== sel.count) return '카드가 모자라요';
+  if (!top) return null;
+  if (ids.length !== top.count) return `앞사람과 같은 장수(${top.count}장)로 내야 해요`;
+  if (sel.n >= top.rank) return '더 낮은 숫자만 낼 수 있어요';
+  return null;
 }
 
 /** Whether the selection is a legal play on the trick (the server checks it again). */
 export function selectionLegal(sel: Selection, hand: DCard[], top: TopPlay | null): boolean {
-  const ids = selectedCardIds(sel, hand);
-  if (ids.length !== sel.count || ids.length === 0) return false;
-  if (!top) return true;
-  return ids.length === top.count && sel.n < top.rank;
+  return selectionProblem(sel, hand, top) === null;
 }
 
 /** The worst cards to give back in the tax return: highest numbers first, jesters last. */

@@ -21,6 +21,8 @@ export interface DalmutiView {
     | { kind: 'taxReturn'; owed: Record<string, { to: string; count: number; done: boolean }> }
     | { kind: 'playing' | 'roundOver' | 'finished' };
   revolution: string;
+  /** Who declared the revolution this round; may be set during the check, before it ends. */
+  revolutionBy?: string | null;
   handCounts: Record<string, number>;
   hand: DCard[] | null;
   trick: {
@@ -47,4 +49,23 @@ export function cardNumber(id: string): number {
 /** Cards the viewer received as tax this round (to highlight them). */
 export function receivedTax(view: DalmutiView): string[] {
   return view.tax.filter((t) => t.kind === 'paid' && t.to === view.viewer).flatMap((t) => t.cardIds ?? []);
+}
+
+export type HandCheckStatus = 'decide' | 'declared' | 'waiting' | 'watching';
+
+/** Where the viewer stands in the revolution check (spec 4.4). The check ends only when everyone
+ * has confirmed, so a confirmation or a declaration is followed by waiting for the others; a
+ * declaration is on the view (`revolutionBy`) as soon as it is made. */
+export function handCheckStatus(view: DalmutiView): HandCheckStatus {
+  const me = view.viewer;
+  if (view.phase.kind !== 'revolutionCheck' || !me || !(me in view.phase.confirmed)) return 'watching';
+  if (view.revolutionBy === me) return 'declared';
+  return view.phase.confirmed[me] ? 'waiting' : 'decide';
+}
+
+/** How many players have confirmed their hand, and how many there are. */
+export function confirmedCount(view: DalmutiView): [number, number] {
+  if (view.phase.kind !== 'revolutionCheck') return [0, 0];
+  const all = Object.values(view.phase.confirmed);
+  return [all.filter(Boolean).length, all.length];
 }

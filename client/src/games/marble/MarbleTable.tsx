@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { setTips, tipsOn } from '../../logic/storage';
+import type { SeatInfo } from '../../net/protocol.gen';
 import type { SessionState } from '../../net/session';
 import { manwon, seatStyle, signedManwon } from '../../text/ko';
 import { Countdown } from '../../ui/Countdown';
@@ -9,11 +10,20 @@ import { useMarbleAnimation } from './animation';
 import { DebtSheet, DecisionSheet, SpaceSheet, TileInfoSheet, TradeAnswerSheet, TradeProposeSheet } from './Sheets';
 import { landsOf, type MarbleView } from './view';
 import { describeEvent, PHASE_LABELS } from './words';
+import { PresenceBadge } from '../../ui/Presence';
 import { useFeed, useNames } from '../../ui/feed';
 
 type Act = (action: Record<string, unknown>) => void;
 
 const DIE_FACES = ['', '⚀', '⚁', '⚂', '⚃', '⚄', '⚅'];
+
+/** What the current player is doing, in the words they need ("우주여행: 갈 칸을 고르세요"). */
+export function phaseLabel(view: MarbleView): string {
+  const p = view.players[view.currentPlayer];
+  if (view.phase === 'turnStart' && p?.spacePending) return PHASE_LABELS.space;
+  if (view.phase === 'turnStart' && p && p.islandLeft > 0) return PHASE_LABELS.island;
+  return PHASE_LABELS[view.phase];
+}
 
 function Center({ view, me, act, state, names, onTrade }: {
   view: MarbleView;
@@ -60,18 +70,23 @@ function Center({ view, me, act, state, names, onTrade }: {
           <span class="die muted">🎲</span>
         )}
       </div>
-      <div class="turn-line" data-testid="turn-line">
+      <div class={`turn-line${current === me && view.phase !== 'finished' ? ' mine' : ''}`} data-testid="turn-line" role="status">
         {view.phase === 'finished' ? (
           '🏁 게임 끝'
         ) : (
           <>
             <span style={{ color: style.color }}>{style.mark}</span> {current === me ? '내 차례' : `${names(current)} 차례`} ·{' '}
-            {PHASE_LABELS[view.phase]}
+            {phaseLabel(view)}
           </>
         )}
       </div>
       <Countdown deadline={pending?.deadline} offset={state.offset} totalSeconds={view.options.turnSeconds as number | null} />
-      {mine && player?.spacePending && <p class="hint">🚀 갈 칸을 판에서 눌러 주세요</p>}
+      {mine && player?.spacePending && (
+        <>
+          <p class="hint">🚀 🎯 표시된 칸을 눌러 고르세요</p>
+          <p class="space-note muted" data-testid="space-timeout">시간이 지나면 출발로 이동해요</p>
+        </>
+      )}
       {mine && !player?.spacePending && (
         <>
           {player && player.islandLeft > 0 && <p class="hint">🏝 무인도 · 남은 {player.islandLeft}차례</p>}
@@ -100,11 +115,12 @@ function Center({ view, me, act, state, names, onTrade }: {
   );
 }
 
-function PlayerCards({ view, me, names, popups }: {
+function PlayerCards({ view, me, names, popups, seats }: {
   view: MarbleView;
   me: string | null;
   names: (id: string) => string;
   popups: { id: number; player: string; amount: number }[];
+  seats: SeatInfo[];
 }) {
   return (
     <div class="player-cards">
@@ -124,6 +140,7 @@ function PlayerCards({ view, me, names, popups }: {
               <span style={{ color: style.color }}>{style.mark}</span> {names(id)}
               {id === me ? ' (나)' : ''}
             </div>
+            <PresenceBadge seat={seats.find((x) => x.playerId === id)} testId={`presence-${id}`} />
             <div class="pcash" data-testid={`cash-${id}`}>{manwon(p.cash)}</div>
             <div class="pmeta">
               🏠 {landsOf(view, id).length}곳
@@ -185,6 +202,7 @@ export function MarbleTable({ state, act }: { state: SessionState; act: Act }) {
       </header>
       <Board
         view={view}
+        names={names}
         positionOf={anim.positionOf}
         trail={anim.trail}
         grey={anim.grey}
@@ -194,14 +212,18 @@ export function MarbleTable({ state, act }: { state: SessionState; act: Act }) {
       >
         <Center view={view} me={me} act={act} state={state} names={names} onTrade={() => setTrading(true)} />
       </Board>
-      <PlayerCards view={view} me={me} names={names} popups={anim.popups} />
-      {tips && (
+      <PlayerCards view={view} me={me} names={names} popups={anim.popups} seats={state.room?.seats ?? []} />
+      {tips ? (
         <aside class="tips" data-testid="tips">
           <span>💡 더블이면 한 번 더, 3번 연속이면 무인도예요. 칸을 누르면 정보를 볼 수 있어요.</span>
-          <button class="btn small" onClick={() => { setTips(false); setTipsState(false); }}>
+          <button class="btn small" data-testid="tips-off" onClick={() => { setTips(false); setTipsState(false); }}>
             도움말 끄기
           </button>
         </aside>
+      ) : (
+        <button class="btn small tips-on" data-testid="tips-on" onClick={() => { setTips(true); setTipsState(true); }}>
+          💡 도움말 켜기
+        </button>
       )}
       <ol class="feed" data-testid="feed">
         {feed.map((line, i) => (
@@ -210,8 +232,8 @@ export function MarbleTable({ state, act }: { state: SessionState; act: Act }) {
       </ol>
       {info !== null && <TileInfoSheet view={view} pos={info} names={names} onClose={() => setInfo(null)} />}
       {spaceChoosing && dest !== null && <SpaceSheet view={view} me={me!} dest={dest} act={act} onClose={() => setDest(null)} />}
-      {mine && view.phase === 'decide' && view.choices && <DecisionSheet view={view} act={act} timer={timer} />}
-      {view.phase === 'debt' && view.debt?.player === me && me && <DebtSheet view={view} me={me} act={act} timer={timer} />}
+      {!anim.moving && mine && view.phase === 'decide' && view.choices && <DecisionSheet view={view} act={act} timer={timer} />}
+      {!anim.moving && view.phase === 'debt' && view.debt?.player === me && me && <DebtSheet view={view} me={me} act={act} timer={timer} />}
       {view.phase === 'tradeResponse' && view.pendingTrade?.to === me && (
         <TradeAnswerSheet view={view} names={names} act={act} timer={timer} />
       )}

@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import { manwon, seatStyle } from '../../text/ko';
 import { Sheet } from '../../ui/Sheet';
 import { BOARD, LEVEL_ICONS, LEVEL_NAMES, buildCosts, cityTolls, isLand, tollAt } from './board';
+import { josa } from '../../text/josa';
 import { KIND_HELP } from './words';
 import { currentToll, deedAt, landsOf, spacePreview, type Choice, type MarbleView } from './view';
 
@@ -62,51 +63,80 @@ export function TileInfoSheet({ view, pos, names, onClose }: { view: MarbleView;
   );
 }
 
-function question(choice: Choice, view: MarbleView): string {
-  const name = BOARD[view.decision?.pos ?? 0].name;
-  if (choice.type === 'BUY') return `${name}을(를) ${choice.cost}만에 살까요?`;
-  if (choice.type === 'BUILD') return `${name}에 ${LEVEL_NAMES[choice.level ?? 1]}을(를) ${choice.cost}만에 지을까요?`;
-  return `${name}을(를) ${choice.cost}만에 인수할까요?`;
+/** "상파울루를 22만에 살까요?": the particle follows the name (src/text/josa.ts). */
+export function question(choice: Choice, pos: number): string {
+  const name = BOARD[pos].name;
+  if (choice.type === 'BUY') return `${josa(name, '을/를')} ${choice.cost}만에 살까요?`;
+  if (choice.type === 'BUILD') return `${name}에 ${josa(LEVEL_NAMES[choice.level ?? 1], '을/를')} ${choice.cost}만에 지을까요?`;
+  return `${josa(name, '을/를')} ${choice.cost}만에 인수할까요?`;
 }
 
 const YES: Record<string, string> = { BUY: '사기', BUILD: '짓기', TAKEOVER: '인수하기' };
 const NO: Record<string, string> = { BUY: '안 사기', BUILD: '안 짓기', TAKEOVER: '안 하기' };
+const IF_DONE: Record<string, string> = { BUY: '사면', BUILD: '지으면', TAKEOVER: '인수하면' };
+
+/** The line under a choice: the cash it leaves (orange under 50), or how much is missing. */
+export function previewText(choice: Choice): { text: string; low: boolean; short: number } {
+  if (!choice.affordable) {
+    const short = -choice.cashAfter;
+    return { text: `돈이 부족해요 · ${manwon(short)} 부족해요`, low: true, short };
+  }
+  const low = choice.cashAfter < LOW_CASH;
+  return { text: `${IF_DONE[choice.type] ?? '하면'} 남는 돈 ${manwon(choice.cashAfter)}${low ? ' (50만 미만이에요)' : ''}`, low, short: 0 };
+}
 
 export function DecisionSheet({ view, act, timer }: { view: MarbleView; act: Act; timer?: ComponentChildren }) {
   const choices = view.choices ?? [];
   const main = choices.find((c) => c.type !== 'PASS');
   const others = choices.filter((c) => c.type !== 'PASS' && c !== main);
+  const pos = view.decision?.pos ?? 0;
   if (!main) {
     return (
-      <Sheet title="결정" testId="decision" timer={timer}>
+      <Sheet title="결정" testId="decision" timer={timer} pos={pos}>
         <button class="btn big wide" data-testid="decision-pass" onClick={() => act({ type: 'PASS' })}>
           넘어가기
         </button>
       </Sheet>
     );
   }
-  const low = main.cashAfter < LOW_CASH;
+  const preview = previewText(main);
   const payload = (c: Choice) => (c.type === 'BUILD' ? { type: 'BUILD', level: c.level } : { type: c.type });
   return (
-    <Sheet title={question(main, view)} testId="decision" timer={timer}>
-      <p class={`cash-after${low ? ' low' : ''}`} data-testid="cash-after">
-        {low ? '⚠️ ' : ''}
-        {main.affordable ? `사면 남는 돈 ${manwon(main.cashAfter)}` : '돈이 부족해요.'}
-        {low && main.affordable ? ' (50만 미만이에요)' : ''}
+    <Sheet title={question(main, pos)} testId="decision" timer={timer} pos={pos}>
+      <p class={`cash-after${preview.low ? ' low' : ''}`} data-testid="cash-after">
+        {preview.low ? '⚠️ ' : ''}
+        {preview.text}
       </p>
       <div class="row">
-        <button class="btn primary big" data-testid="decision-yes" onClick={() => act(payload(main))}>
+        <button
+          class="btn primary big"
+          data-testid="decision-yes"
+          disabled={!main.affordable}
+          aria-disabled={!main.affordable}
+          onClick={() => main.affordable && act(payload(main))}
+        >
           {YES[main.type]}
+          {!main.affordable && <small class="short"> ({manwon(preview.short)} 부족)</small>}
         </button>
         <button class="btn big" data-testid="decision-pass" onClick={() => act({ type: 'PASS' })}>
           {NO[main.type]}
         </button>
       </div>
-      {others.map((c) => (
-        <button key={c.type} class="btn wide" onClick={() => act(payload(c))}>
-          {question(c, view)} (남는 돈 {manwon(c.cashAfter)})
-        </button>
-      ))}
+      {others.map((c) => {
+        const p = previewText(c);
+        return (
+          <button
+            key={c.type}
+            class={`btn wide${p.low ? ' low' : ''}`}
+            data-testid={`decision-${c.type.toLowerCase()}`}
+            disabled={!c.affordable}
+            aria-disabled={!c.affordable}
+            onClick={() => c.affordable && act(payload(c))}
+          >
+            {question(c, pos)} · {p.text}
+          </button>
+        );
+      })}
     </Sheet>
   );
 }
@@ -145,7 +175,7 @@ export function DebtSheet({ view, me, act, timer }: { view: MarbleView; me: stri
 export function SpaceSheet({ view, me, dest, act, onClose }: { view: MarbleView; me: string; dest: number; act: Act; onClose: () => void }) {
   const lines = spacePreview(view, me, dest);
   return (
-    <Sheet title={`🚀 ${BOARD[dest].name}(으)로 갈까요?`} onClose={onClose} testId="space-preview">
+    <Sheet title={`🚀 ${josa(BOARD[dest].name, '으로/로')} 갈까요?`} onClose={onClose} testId="space-preview">
       <p class="muted">여기로 가면:</p>
       <ul>
         {lines.length ? lines.map((l) => <li key={l}>{l}</li>) : <li>특별한 일은 없어요</li>}

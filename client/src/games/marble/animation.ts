@@ -1,13 +1,22 @@
 // Presentation over the latest view: tokens walking square by square, money popups, and the
-// lands of a bankrupt player fading to grey before they go back to the bank.
+// lands a bankrupt player lost, grey until somebody buys them again.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { GameEvent } from '../../net/api';
 import type { SessionState } from '../../net/session';
 import { eventsSince } from '../../ui/batches';
+import { reducedMotion } from '../../ui/motion';
 import { BOARD_SIZE, pathBetween } from './board';
 import type { MarbleView } from './view';
 
 export const STEP_MS = 110;
+/** A whole walk never takes longer than this (long card moves step faster), so the time the
+ * server allows for the animation after a move (docs/client.md) always covers it. */
+export const WALK_MAX_MS = 1500;
+
+/** Milliseconds per square for a walk of `squares` steps. */
+export function stepMs(squares: number): number {
+  return squares > 0 ? Math.min(STEP_MS, Math.floor(WALK_MAX_MS / squares)) : STEP_MS;
+}
 
 export interface Step {
   player: string;
@@ -52,54 +61,87 @@ export interface Popup {
   amount: number;
 }
 
-export function useMarbleAnimation(view: MarbleView, state: Pick<SessionState, 'batches' | 'events' | 'eventSerial'>) {
+/** Squares a bankrupt player lost to the bank: grey until somebody owns them again. */
+export function lostSquares(before: MarbleView, events: GameEvent[], after: MarbleView, kept: number[]): number[] {
+  const broke = events.filter((e) => e.type === 'bankrupt').map((e) => String(e.player));
+  const fresh = Object.entries(before.owners)
+    .filter(([, d]) => d && broke.includes(d.owner))
+    .map(([pos]) => Number(pos));
+  return [...new Set([...kept, ...fresh])].filter((pos) => !after.owners[String(pos)]).sort((a, b) => a - b);
+}
+
+/** A view of another match (a rematch) or an earlier moment (a replay jumping back) is not a
+ * continuation: no popups, no walk from the old places. */
+export function continues(before: MarbleView | null, after: MarbleView, sameMatch: boolean): boolean {
+  return !!before && sameMatch && after.round >= before.round;
+}
+
+export function useMarbleAnimation(
+  view: MarbleView,
+  state: Pick<SessionState, 'batches' | 'events' | 'eventSerial'> & { room?: { match?: number } | null },
+) {
   const serial = state.eventSerial;
+  const match = state.room?.match ?? 0;
   const handled = useRef(serial);
   const [shown, setShown] = useState<Record<string, number>>({});
   const [trail, setTrail] = useState<number | null>(null);
   const [popups, setPopups] = useState<Popup[]>([]);
   const [grey, setGrey] = useState<number[]>([]);
+  const [moving, setMoving] = useState(false);
   const previous = useRef<MarbleView | null>(null);
+  const previousMatch = useRef(match);
   const popupId = useRef(0);
 
   useEffect(() => {
-    const before = previous.current;
+    const same = previousMatch.current === match;
+    const before = continues(previous.current, view, same) ? previous.current : null;
     previous.current = view;
+    previousMatch.current = match;
     // every batch since the last render, so a quick run of updates still walks each move
     const events = state.batches.length && serial > handled.current ? eventsSince(state, handled.current) : state.events;
     handled.current = serial;
+    if (!before) {
+      setShown({});
+      setTrail(null);
+      setMoving(false);
+      setPopups([]);
+      setGrey([]);
+      return undefined;
+    }
     const timers: ReturnType<typeof setTimeout>[] = [];
-    const steps = walkSteps(events);
+    const steps = reducedMotion() ? [] : walkSteps(events);
+    const step = stepMs(steps.length);
     steps.forEach((s, i) => {
       timers.push(setTimeout(() => {
         setShown((cur) => ({ ...cur, [s.player]: s.pos }));
         setTrail(s.pos);
-      }, i * STEP_MS));
+      }, i * step));
     });
-    timers.push(setTimeout(() => {
+    const done = () => {
       setShown({});
       setTrail(null);
-    }, steps.length * STEP_MS + 50));
-    const start: Record<string, number> = {};
-    for (const s of steps) if (!(s.player in start) && before) start[s.player] = before.players[s.player]?.pos ?? s.pos;
-    setShown(start);
+      setMoving(false);
+    };
+    if (steps.length) {
+      setMoving(true);
+      timers.push(setTimeout(done, steps.length * step + 50));
+      const start: Record<string, number> = {};
+      for (const s of steps) if (!(s.player in start)) start[s.player] = before.players[s.player]?.pos ?? s.pos;
+      setShown(start);
+    } else done();
 
     const deltas = cashDeltas(before, view).map((d) => ({ ...d, id: ++popupId.current }));
     if (deltas.length) {
       setPopups((cur) => [...cur, ...deltas]);
       setTimeout(() => setPopups((cur) => cur.filter((p) => !deltas.includes(p))), 1800);
     }
-    const broke = events.filter((e) => e.type === 'bankrupt').map((e) => String(e.player));
-    if (broke.length && before) {
-      const lands = Object.entries(before.owners)
-        .filter(([, d]) => d && broke.includes(d.owner))
-        .map(([pos]) => Number(pos));
-      setGrey(lands);
-      setTimeout(() => setGrey([]), 3000);
-    }
+    setGrey((kept) => lostSquares(before, events, view, kept));
     return () => timers.forEach(clearTimeout);
-  }, [serial]);
+  }, [serial, match]);
 
+  // an update rendered before its effect ran: a walk is about to start, so nothing that waits
+  // for the token (the decision sheet) may show for that frame either
+  const unseen = serial > handled.current && !reducedMotion() && walkSteps(state.batches.length ? eventsSince(state, handled.current) : state.events).length > 0;
   const positionOf = (player: string) => shown[player] ?? view.players[player]?.pos ?? 0;
-  return { positionOf, trail, popups, grey };
+  return { positionOf, trail, popups, grey, moving: moving || unseen };
 }

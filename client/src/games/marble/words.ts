@@ -1,5 +1,6 @@
 // Marble's display words: lucky cards, tile kinds for the beginner help, event lines.
 import type { GameEvent } from '../../net/api';
+import { josa } from '../../text/josa';
 import { BOARD, LEVEL_NAMES } from './board';
 
 export const CARD_TITLES: Record<string, string> = {
@@ -23,6 +24,8 @@ export const KIND_HELP: Record<string, string> = {
 
 export const PHASE_LABELS: Record<string, string> = {
   turnStart: '굴릴 차례',
+  space: '우주여행: 갈 칸을 고르세요',
+  island: '무인도: 굴리거나 탈출하세요',
   decide: '고르는 중',
   debt: '빚 갚는 중',
   tradeResponse: '교환 답 기다리는 중',
@@ -42,7 +45,7 @@ export function describeEvent(e: GameEvent, names: (id: string) => string): stri
       return `🎲 ${p}: ${dice[0]} + ${dice[1]}${e.double ? ' 더블!' : ''}`;
     }
     case 'moved':
-      return e.by === 'dice' ? null : `➡️ ${p}: ${place(e.to)}(으)로 이동`;
+      return e.by === 'dice' ? null : `➡️ ${p}: ${josa(place(e.to), '으로/로')} 이동`;
     case 'salary':
       return `💵 ${p}: 월급 +${e.amount}`;
     case 'bought':
@@ -70,7 +73,7 @@ export function describeEvent(e: GameEvent, names: (id: string) => string): stri
     case 'escaped':
       return `🚤 ${p}: 무인도 탈출`;
     case 'spaceTravel':
-      return `🚀 ${p}: ${place(e.dest)}(으)로 우주여행${Number(e.fee) > 0 ? ` (탑승료 ${e.fee})` : ''}`;
+      return `🚀 ${p}: ${josa(place(e.dest), '으로/로')} 우주여행${Number(e.fee) > 0 ? ` (탑승료 ${e.fee})` : ''}`;
     case 'sold':
       return `🔨 ${p}: ${place(e.pos)} ${e.what === 'all' ? '땅' : '건물'} 매각 (+${e.amount})`;
     case 'debt':

@@ -1,0 +1,82 @@
+"""The load tool end to end on tiny sizes: it reports what happened, not how fast (issue 11)."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+
+from jokeapp.bench.capacity import held
+from jokeapp.bench.load import free_port
+from jokeapp.bench.profile import aggregate
+
+
+def _load(*args: str) -> list[dict[str, float]]:
+    done = subprocess.run(
+        [sys.executable, "-m", "jokeapp.bench.load", "--json", *args],
+        capture_output=True, text=True, timeout=240, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows: list[dict[str, float]] = json.loads(done.stdout)
+    return rows
+
+
+def test_two_rooms_all_play_and_every_figure_is_sane() -> None:
+    port = free_port()
+    (row,) = _load(
+        "--rooms", "2", "--runs", "2", "--seconds", "1.5", "--warmup", "0.3", "--port", str(port)
+    )
+    assert row["rooms"] == 2
+    # every room played in every window
+    assert row["rooms_playing"] == row["rooms_playing_min"] == 2
+    assert row["windows"] == 2 and row["errors"] == 0
+    assert row["accepted"] > 0 and row["actions_per_s"] > 0
+    assert 0 < row["p50_ms"] <= row["p99_ms"] <= row["max_ms"]
+    assert row["p99_ms_min"] <= row["p99_ms"] <= row["p99_ms_max"]
+    assert row["server_cpu_ms_per_action"] > 0 and row["generator_cpu_ms_per_action"] > 0
+    assert 0 < row["update_bytes_p50"] <= row["update_bytes_p99"]
+    assert row["rss_mib"] > 0 and not math.isnan(row["kib_per_room"])
+
+
+def test_the_markdown_names_its_command_and_machine() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "jokeapp.bench.load", "--rooms", "1", "--runs", "1", "--seconds", "1",
+         "--warmup", "0.2"],
+        capture_output=True, text=True, timeout=240, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert (
+        "`python -m jokeapp.bench.load --rooms 1 --runs 1 --seconds 1 --warmup 0.2`" in done.stdout
+    )
+    assert "| 1 | 1 |" in done.stdout  # one room, one playing
+    assert "Machine:" in done.stdout
+
+
+def test_bad_sizes_are_refused() -> None:
+    done = subprocess.run([sys.executable, "-m", "jokeapp.bench.load", "--rooms", "0"],
+                          capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
+    assert done.returncode == 2 and "must be positive" in done.stderr
+
+
+def test_a_capacity_step_holds_only_under_the_goal_with_every_room_playing() -> None:
+    ok = {"rooms": 10, "rooms_playing": 10, "p99_ms": 80.0, "errors": 0}
+    assert held(ok, 100.0)
+    assert not held({**ok, "p99_ms": 100.0}, 100.0)
+    assert not held({**ok, "errors": 1}, 100.0)
+    assert not held({**ok, "rooms_playing": 9}, 100.0)
+
+
+def test_profile_shares_come_from_the_collapsed_stacks() -> None:
+    raw = "\n".join([
+        "process 1:\"python\";run (asyncio/runners.py);Room._run (jokeapp/rooms/room.py);"
+        "Match.apply (jokeapp/rooms/match.py) 3",
+        "process 1:\"python\";run (asyncio/runners.py);Room._run (jokeapp/rooms/room.py) 1",
+        "process 1:\"python\";_connection_worker_thread (aiosqlite/core.py) 4",
+    ])  # fmt: skip
+    total, inclusive, own, stages = aggregate(raw)
+    assert total == 8
+    assert inclusive["Room._run (jokeapp/rooms/room.py)"] == 4
+    assert own["Match.apply (jokeapp/rooms/match.py)"] == 3
+    assert stages["  apply (Match.apply: rules)"] == 3
+    assert stages["SQLite thread (aiosqlite worker)"] == 4
