@@ -239,6 +239,21 @@ def test_json_round_trip_uses_the_spec_shape() -> None:
     assert GAME.to_json(GAME.from_json(data)) == data
 
 
+def test_from_json_builds_the_default_deck_only_when_the_deck_is_left_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # bots rebuild a state from every view with the deck given: the default must not be built
+    from jokeapp.games.marble import serial
+
+    data = GAME.to_json(table({"p1": at(0), "p2": at(3)}))
+    built: list[int] = []
+    real = serial._default_deck
+    monkeypatch.setattr(serial, "_default_deck", lambda players: built.append(1) or real(players))
+    assert GAME.to_json(GAME.from_json(data)) == data and built == []
+    del data["deck"]
+    assert GAME.from_json(data).deck == list(CARD_IDS) and built == [1]
+
+
 def test_view_previews_space_travel_for_the_traveller() -> None:
     s = table(
         {"p1": at(30, spacePending=True), "p2": at(0)},
