@@ -30,7 +30,7 @@ from jokeapp.core.errors import GameError
 from jokeapp.core.options import resolve_options
 from jokeapp.games import GAME_IDS, get_game
 from jokeapp.sim.options_arg import parse_option
-from jokeapp.sim.play import play_recorded, player_ids
+from jokeapp.sim.play import DEFAULT_MAX_STEPS, play_recorded, player_ids
 from jokeapp.sim.progress import ProgressBar
 
 Z95 = 1.959963984540054
@@ -119,6 +119,7 @@ class Tournament:
     names: list[str]
     bots: dict[str, Tally] = field(default_factory=dict)
     pairs: dict[tuple[str, str], Tally] = field(default_factory=dict)
+    cut_off: int = 0  # games stopped at the step cap: no result, so counted for nobody
 
     def __post_init__(self) -> None:
         self.bots = {name: Tally() for name in self.names}
@@ -207,7 +208,7 @@ class Tournament:
             }
             for (a, b), tally in self.pairs.items()
         ]
-        return {"bots": bots, "pairs": pairs}
+        return {"bots": bots, "pairs": pairs, "cutOff": self.cut_off}
 
 
 def move_ms(seconds: list[float]) -> dict[str, float] | None:
@@ -232,6 +233,7 @@ def run(
     options: dict[str, Any],
     budget: Budget | Callable[[], Budget] | None = None,
     bar: ProgressBar | None = None,
+    max_steps: int = DEFAULT_MAX_STEPS,
 ) -> Tournament:
     game = get_game(game_id)
     tournament = Tournament(game_id, names)
@@ -244,9 +246,19 @@ def run(
             tournament.bots[seated[player]].move_seconds.append(seconds)
 
         played = play_recorded(
-            game, options, ids, seed + index // len(names), bots, budget=budget, on_move=timed
+            game,
+            options,
+            ids,
+            seed + index // len(names),
+            bots,
+            max_steps=max_steps,
+            budget=budget,
+            on_move=timed,
         )
-        tournament.add(seated, played.record["result"])
+        if played.cut_off:  # marble with maxRounds=0 may never end
+            tournament.cut_off += 1
+        else:
+            tournament.add(seated, played.record["result"])
         if bar:
             bar.update(index + 1)
     return tournament
@@ -298,6 +310,8 @@ def print_table(
             f"  {name:8} games {entry['games']}, seats {entry['seats']}, {counted}, "
             f"share {entry['share']:.1%} [{lo:.1%}, {hi:.1%}], move {moves['median']:.2f} ms (p99 {moves['p99']:.2f})\n"
         )
+    if summary["cutOff"]:
+        out.write(f"  cut off at the step cap (no result, not counted): {summary['cutOff']}\n")
     for pair in summary["pairs"]:
         lo, hi = pair["ci"]
         out.write(

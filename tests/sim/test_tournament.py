@@ -30,6 +30,14 @@ def test_every_deal_is_played_in_every_rotation() -> None:
     assert played.pairs[("easy", "normal")].games == 4
 
 
+def test_games_cut_off_at_the_step_cap_are_counted_apart() -> None:
+    # maxRounds=0 ends only by bankruptcy: a game stopped at the cap has no result to rank
+    played = run("marble", ["random", "easy"], 2, 2, 1, {"maxRounds": 0}, max_steps=30)
+    assert played.cut_off == 2
+    assert played.bots["random"].games == played.bots["easy"].games == 0
+    assert played.summary()["cutOff"] == 2
+
+
 @pytest.mark.parametrize(("game", "players"), [("marble", "2"), ("dalmuti", "4")])
 def test_json_output_has_bots_and_pairs_with_intervals(
     capsys: pytest.CaptureFixture[str], game: str, players: str
