@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
@@ -12,11 +12,10 @@ Event = dict[str, Any]
 S = TypeVar("S")
 
 if TYPE_CHECKING:
-    from jokeapp.core.rng import Rng
+    from jokeapp.core.bots import Bot
 
-# A bot: (state, its player, the bot's own generator) -> an action. Bots decide only on what
-# their player's view shows, and draw their randomness from their own Rng, never the game's.
-BotPolicy = Callable[[Any, str, "Rng"], dict[str, Any]]
+# Bots (core/bots.py) decide from their seat's knowledge only, never the state, and draw their
+# randomness from their own Rng, never the game's.
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +63,7 @@ class Game(Protocol, Generic[S]):
     min_players: int
     max_players: int
     options: tuple[OptionSpec, ...]
-    bots: Mapping[str, BotPolicy]  # at least "random" and "heuristic"
+    bots: Mapping[str, Bot]  # "random", "easy", "normal", "hard" (core.bots.BotLevels)
     wire: WireTypes
 
     def start(self, options: Mapping[str, Any], players: Sequence[str], seed: int) -> tuple[S, list[Event]]:
@@ -88,6 +87,10 @@ class Game(Protocol, Generic[S]):
         ...
 
     def legal_actions(self, state: S, player: str) -> list[Action]: ...
+
+    def legal_actions_from_view(self, view: Mapping[str, Any], player: str) -> list[Action]:
+        """``legal_actions(state, player)`` computed from ``view(state, player)`` alone."""
+        ...
 
     def is_over(self, state: S) -> bool: ...
 

@@ -23,6 +23,7 @@ Opts = TypeVar("Opts")
 # Set on a class by ``options_class``: its table, and (spec key, field name) in table order.
 _SPECS = "__option_specs__"
 _KEYS = "__option_keys__"
+_TABLE = "__option_table__"  # the specs by key with their choices, built once
 
 
 def _same(a: object, b: object) -> bool:
@@ -30,19 +31,51 @@ def _same(a: object, b: object) -> bool:
     return type(a) is type(b) and a == b
 
 
-def resolve_options(specs: Sequence[OptionSpec], given: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The complete options (defaults filled in); rejects unknown keys and values."""
-    table = {spec.key: spec for spec in specs}
-    resolved = {spec.key: spec.default for spec in specs}
+# (spec, its choices as (type, value) pairs, or None when one is unhashable) by spec key
+_Table = dict[str, tuple[OptionSpec, "frozenset[tuple[type, Any]] | None"]]
+
+
+def _table(specs: Sequence[OptionSpec]) -> _Table:
+    table: _Table = {}
+    for spec in specs:
+        try:
+            allowed: frozenset[tuple[type, Any]] | None = frozenset(
+                (type(choice), choice) for choice in spec.choices
+            )
+        except TypeError:
+            allowed = None
+        table[spec.key] = (spec, allowed)
+    return table
+
+
+def _is_choice(
+    value: object, spec: OptionSpec, allowed: frozenset[tuple[type, Any]] | None
+) -> bool:
+    if allowed is not None:
+        try:
+            return (type(value), value) in allowed  # a set lookup: bots rebuild options per move
+        except TypeError:
+            return False  # an unhashable value is none of these hashable choices
+    return any(_same(value, choice) for choice in spec.choices)
+
+
+def _resolve(table: _Table, given: Mapping[str, Any] | None) -> dict[str, Any]:
+    resolved = {key: spec.default for key, (spec, _) in table.items()}
     for key, value in (given or {}).items():
-        spec = table.get(key)
-        if spec is None:
+        entry = table.get(key)
+        if entry is None:
             raise InvalidOptions("unknown_option", detail={"key": key, "known": list(table)})
-        if not any(_same(value, choice) for choice in spec.choices):
+        spec, allowed = entry
+        if not _is_choice(value, spec, allowed):
             detail = {"key": key, "value": value, "choices": list(spec.choices)}
             raise InvalidOptions("invalid_option_value", detail=detail)
         resolved[key] = value
     return resolved
+
+
+def resolve_options(specs: Sequence[OptionSpec], given: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The complete options (defaults filled in); rejects unknown keys and values."""
+    return _resolve(_table(specs), given)
 
 
 def option_field(key: str) -> str:
@@ -88,6 +121,7 @@ def options_class(specs: Sequence[OptionSpec]) -> Callable[[type[Opts]], type[Op
         check_options_class(table, cls)
         setattr(cls, _SPECS, table)
         setattr(cls, _KEYS, tuple((spec.key, option_field(spec.key)) for spec in table))
+        setattr(cls, _TABLE, _table(table))
         return cls
 
     return bind
@@ -101,7 +135,7 @@ def option_specs(cls: type) -> tuple[OptionSpec, ...]:
 
 def options_from(cls: type[Opts], given: Mapping[str, Any] | None) -> Opts:
     """The typed options of ``given`` (spec keys), validated by ``resolve_options``."""
-    resolved = resolve_options(getattr(cls, _SPECS), given)
+    resolved = _resolve(getattr(cls, _TABLE), given)
     keys: tuple[tuple[str, str], ...] = getattr(cls, _KEYS)
     return cast(Callable[..., Opts], cls)(**{field: resolved[key] for key, field in keys})
 

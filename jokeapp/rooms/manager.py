@@ -43,7 +43,7 @@ def game_info(game: Game[Any]) -> dict[str, Any]:
             {"key": o.key, "label": o.label, "choices": list(o.choices), "default": o.default}
             for o in game.options
         ],
-        "bots": sorted(game.bots),
+        "bots": list(game.bots),  # in level order: random, easy, normal, hard
     }
 
 

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from jokeapp.core.bots import SeatKnowledge, redacted, seat_knowledge
 from jokeapp.core.contract import Action, Event, Game
 from jokeapp.core.record import Recorder
 
@@ -39,13 +40,18 @@ class Match:
     state: Any
     steps: int = 0
     setup_events: list[Event] = field(default_factory=list)  # what ``start`` produced (a draw, a deal)
+    # Every event since the match began (or since the snapshot it was restored from): what
+    # the bots' knowledge is made of, each seat getting its own copies.
+    events: list[Event] = field(default_factory=list)
 
     @classmethod
     def begin(
         cls, game: Game[Any], number: int, options: Mapping[str, Any], players: Sequence[str], seed: int
     ) -> Match:
         state, setup_events = game.start(options, players, seed)
-        return cls(game, number, dict(options), list(players), seed, state, 0, setup_events)
+        return cls(
+            game, number, dict(options), list(players), seed, state, 0, setup_events, list(setup_events)
+        )
 
     @classmethod
     def restore(
@@ -79,7 +85,13 @@ class Match:
     def apply(self, actor: str, action: Action) -> list[Event]:
         events = self.game.apply(self.state, actor, action)
         self.steps += 1
+        self.events.extend(events)
         return events
+
+    def knowledge(self, player: str) -> SeatKnowledge:
+        """What ``player``'s seat knows now, for a bot: a copy that later steps leave alone."""
+        seen = tuple(redacted(self.game, self.events, player))
+        return seat_knowledge(self.game, self.state, player, seen)
 
     def record(self, log: Sequence[LoggedStep]) -> dict[str, Any]:
         """The DESIGN.md record, re-computed from the seed and the log."""

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import time
 from typing import TYPE_CHECKING, Any
 
+from jokeapp.core.bots import Budget
 from jokeapp.core.codes import CLOSE_BY_CODE
 from jokeapp.core.contract import Action, round_of
 from jokeapp.core.errors import GameError
@@ -17,6 +20,16 @@ if TYPE_CHECKING:
     from jokeapp.rooms.room import Room
 
 log = logging.getLogger(__name__)
+
+# A search bot thinks at most this long per move (in a worker thread, so the event loop and
+# the other rooms carry on); the iteration cap only matters on a very fast machine.
+BOT_THINK_SECONDS = 0.3
+BOT_MAX_ITERATIONS = 100_000
+
+
+def bot_budget() -> Budget:
+    stop = time.monotonic() + BOT_THINK_SECONDS
+    return Budget(BOT_MAX_ITERATIONS, lambda: time.monotonic() >= stop)
 
 
 async def connect(room: Room, command: cmd.Connect) -> None:
@@ -195,7 +208,8 @@ async def bot_move(room: Room, player: str) -> None:
     action: Any = None
     try:
         policy = room.game.bots[seat.bot_policy]
-        action = policy(room.match.state, player, room.bot_rng())
+        knowledge = room.match.knowledge(player)  # never the state: bots cannot peek
+        action = await asyncio.to_thread(policy, knowledge, room.bot_rng(), bot_budget())
     except Exception:
         log.exception("room %s: bot %s failed to choose", room.room_id, player)
     if action is None or not await _apply(room, player, action, auto=False):

@@ -141,7 +141,7 @@ class JoinResponse(_Wire):
 
 
 class AddBotRequest(_Request):
-    policy: str = "heuristic"
+    policy: str = "normal"  # a level of GameInfo.bots; "heuristic" (the old name) means normal
 
 
 class AddBotResponse(_Wire):

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from jokeapp.core.bots import SeatLog
 from jokeapp.core.contract import Action, Event, Game
 from jokeapp.core.record import Recorder
 from jokeapp.games import get_game
@@ -192,6 +193,7 @@ def render(
     lines += ["", "== setup"]
     lines += _events_block(game, recorder.record["setupEvents"], viewers)
     lines += _views_block(game, state, viewers, seen)
+    seats = SeatLog(game, players, recorder.record["setupEvents"])  # what each bot may know
     rng = bot_rng(seed)
     step = 0
     while not game.is_over(state):
@@ -201,9 +203,12 @@ def render(
         actor = game.pending(state)[0].player
         auto = timeout_every > 0 and step % timeout_every == 0
         action: Action = (
-            game.on_timeout(state, actor) if auto else game.bots[bots[actor]](state, actor, rng)
+            game.on_timeout(state, actor)
+            if auto
+            else game.bots[bots[actor]](seats.knowledge(state, actor), rng)
         )
         events = recorder.step(actor, action, auto)
+        seats.add(events)
         lines += ["", f"== step {step}"]
         lines += [f"actor: {canonical(actor)}", f"action: {canonical(action)}"]
         lines += [f"auto: {canonical(auto)}"]

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from jokeapp.core.contract import BotPolicy, Game
+from jokeapp.core.bots import Bot, Budget, SeatLog
+from jokeapp.core.contract import Game
 from jokeapp.core.record import Recorder
 from jokeapp.core.rng import Rng
 
@@ -46,13 +48,20 @@ def play_recorded(
     options: Mapping[str, Any],
     players: Sequence[str],
     seed: int,
-    bots: Mapping[str, BotPolicy],
+    bots: Mapping[str, Bot],
     with_states: bool = False,
     max_steps: int = DEFAULT_MAX_STEPS,
+    budget: Budget | Callable[[], Budget] | None = None,
+    on_move: Callable[[str, float], None] | None = None,
 ) -> PlayedGame:
     """Plays to the end or to ``max_steps`` steps, whichever comes first (then the record is
-    cut off); when several players are pending, the first listed acts first."""
+    cut off); when several players are pending, the first listed acts first.
+
+    Each bot is asked with its seat's knowledge only (core.bots.SeatLog). ``budget`` goes to
+    every bot (search bots read it); a callable makes a fresh one per move (a time limit).
+    ``on_move(player, seconds)`` hears how long each move took."""
     recorder = Recorder.begin(game, options, players, seed, with_states)
+    seats = SeatLog(game, players, recorder.record["setupEvents"])
     rng = bot_rng(seed)
     state = recorder.state
     steps = 0
@@ -61,7 +70,12 @@ def play_recorded(
             recorder.cut_off()
             return PlayedGame(seed, list(players), recorder.record, state, steps, cut_off=True)
         player = game.pending(state)[0].player
-        recorder.step(player, bots[player](state, player, rng))
+        knowledge = seats.knowledge(state, player)
+        started = time.perf_counter()
+        action = bots[player](knowledge, rng, budget() if callable(budget) else budget)
+        if on_move is not None:
+            on_move(player, time.perf_counter() - started)
+        seats.add(recorder.step(player, action))
         steps += 1
     return PlayedGame(seed, list(players), recorder.record, state, steps)
 
@@ -71,10 +85,11 @@ def play_fast(
     options: Mapping[str, Any],
     players: Sequence[str],
     seed: int,
-    policy: BotPolicy,
+    policy: Bot,
 ) -> tuple[Any, int]:
     """The benchmark loop: no record, one policy for every seat. Returns (state, steps)."""
-    state, _ = game.start(options, players, seed)
+    state, setup_events = game.start(options, players, seed)
+    seats = SeatLog(game, players, setup_events)
     rng = bot_rng(seed)
     apply, pending, is_over = game.apply, game.pending, game.is_over
     steps = 0
@@ -82,6 +97,6 @@ def play_fast(
         if steps >= MAX_STEPS:
             raise GameDidNotEnd(f"{game.id} seed {seed}: no end after {MAX_STEPS} steps")
         player = pending(state)[0].player
-        apply(state, player, policy(state, player, rng))
+        seats.add(apply(state, player, policy(seats.knowledge(state, player), rng)))
         steps += 1
     return state, steps

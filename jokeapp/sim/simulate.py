@@ -16,6 +16,7 @@ from jokeapp.sim.parallel import default_workers, play_batches, worker_count
 from jokeapp.sim.play import DEFAULT_MAX_STEPS, PlayedGame, play_recorded, player_ids
 from jokeapp.sim.progress import ProgressBar
 from jokeapp.sim.stats import stats_for
+from jokeapp.sim.tournament import parse_budget
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -23,7 +24,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=100, help="how many games (default 100)")
     parser.add_argument("--players", type=int, default=None, help="seats (default: the game's minimum+2, capped)")
     parser.add_argument("--seed", type=int, default=1, help="game i (0-based) is played with seed SEED+i")
-    parser.add_argument("--bot", default="random", help="bot policy for every seat: random | heuristic")
+    parser.add_argument("--bot", default="random", help="bot for every seat: random | easy | normal | hard (heuristic = normal)")
+    parser.add_argument("--budget", type=parse_budget, default=None, help="search bots: N iterations or Nms per move")
     parser.add_argument("--option", action="append", type=parse_option, default=[], metavar="KEY=VALUE")
     parser.add_argument("--log", type=argparse.FileType("w", encoding="utf-8"), help="write records (JSON lines)")
     parser.add_argument("--states", action="store_true", help="records include the full state after every step")
@@ -62,7 +64,7 @@ def main(args: argparse.Namespace) -> int:
     done = 0
 
     def play_one(seed: int) -> PlayedGame:
-        return play_recorded(game, options, ids, seed, bots, args.states, args.max_steps)
+        return play_recorded(game, options, ids, seed, bots, args.states, args.max_steps, args.budget)
 
     seeds = range(args.seed, args.seed + args.games)
     for batch in play_batches(play_one, seeds, args.workers, new_stats=lambda: stats_for(game),

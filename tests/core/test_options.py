@@ -81,6 +81,17 @@ def test_typed_options_validate_like_the_table() -> None:
         options_from(Typed, {"rounds": True})
 
 
+def test_typed_options_refuse_unhashable_and_float_values_like_the_table() -> None:
+    # options_from checks choices by set lookup: what the table refuses it refuses too
+    for value in ([3], {"n": 3}, 3.0):
+        with pytest.raises(InvalidOptions) as err:
+            options_from(Typed, {"rounds": value})
+        assert err.value.code == "invalid_option_value"
+        with pytest.raises(InvalidOptions):
+            resolve_options(SPECS, {"rounds": value})
+    assert options_from(Typed, {"rounds": 5, "revolution": False}).rounds == 5
+
+
 def test_a_field_that_is_not_in_the_table_fails_at_declaration() -> None:
     with pytest.raises(TypeError, match="do not match the options table"):
 

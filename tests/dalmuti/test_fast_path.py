@@ -19,6 +19,7 @@ from jokeapp.games.dalmuti.data import CARD_IDS, CARD_NUMBERS
 from jokeapp.games.dalmuti.game import apply_checked, apply_turn
 from jokeapp.games.dalmuti.options import OPTIONS
 from jokeapp.games.dalmuti.state import DalmutiState
+from tests.botask import ask
 from tests.dalmuti.helpers import GAME
 
 MAX_STEPS = 20_000
@@ -138,7 +139,6 @@ def walk(options: dict[str, Any], players: list[str], seed: int, every: int, tal
     checked path alone and are compared too, for the fast path must decline them."""
     state, _ = GAME.start(options, players, seed)
     rng = Rng.from_seed(seed ^ 0xFA57)
-    bot = GAME.bots["random"]
     steps = 0
     while not GAME.is_over(state):
         assert steps < MAX_STEPS, "the game did not end"
@@ -146,7 +146,7 @@ def walk(options: dict[str, Any], players: list[str], seed: int, every: int, tal
             for actor, action in candidates(state, rng):
                 compare(state, actor, action, tally)
         player = GAME.pending(state)[0].player
-        action = GAME.on_timeout(state, player) if rng.below(10) == 0 else bot(state, player, rng)
+        action = GAME.on_timeout(state, player) if rng.below(10) == 0 else ask(GAME, "random", state, player, rng)
         GAME.apply(state, player, action)
         steps += 1
     for actor in [state.current, "nobody"]:  # a finished game refuses alike on both paths

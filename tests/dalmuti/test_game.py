@@ -11,6 +11,7 @@ from jokeapp.core.errors import IllegalAction, InvalidOptions
 from jokeapp.core.rng import Rng
 from jokeapp.games import get_game
 from jokeapp.games.dalmuti.data import CARD_NAMES, rank_title
+from tests.botask import ask
 from tests.dalmuti.helpers import FIVE, GAME, J1, J2, card, cards, hand_ids, position, top
 
 TRADEMARKS = ("달무티", "부루마불", "모두의마블", "Monopoly", "황금열쇠")
@@ -20,7 +21,8 @@ def test_registered_with_its_display_name() -> None:
     game = get_game("dalmuti")
     assert game is GAME
     assert (game.id, game.title, game.min_players, game.max_players) == ("dalmuti", "신분 카드 게임", 4, 8)
-    assert set(game.bots) == {"random", "heuristic"}
+    assert list(game.bots) == ["random", "easy", "normal", "hard"]
+    assert game.bots["heuristic"] is game.bots["normal"]  # the old name, kept for stored rooms
 
 
 def test_options_table_and_defaults() -> None:
@@ -75,7 +77,7 @@ def test_no_trademark_in_any_player_facing_text() -> None:
                 GAME.apply(GAME.from_json(GAME.to_json(state)), "e", bad)
             except IllegalAction as err:
                 texts.append(err.message)
-        events += GAME.apply(state, player, GAME.bots["random"](state, player, rng))
+        events += GAME.apply(state, player, ask(GAME, "random", state, player, rng))
     texts.append(json.dumps([events, GAME.result(state)], ensure_ascii=False))
     for text in texts:
         assert not any(mark in text for mark in TRADEMARKS), text

@@ -11,6 +11,7 @@ from jokeapp.core.contract import Action
 from jokeapp.core.rng import Rng
 from jokeapp.games.dalmuti.revolution import can_declare
 from jokeapp.games.dalmuti.state import DalmutiState
+from tests.botask import ask
 from tests.dalmuti.helpers import GAME, cards, give_both_jesters, position
 
 P = ["p1", "p2", "p3", "p4", "p5"]
@@ -66,7 +67,7 @@ def revolting_bot(state: DalmutiState, player: str, rng: Rng) -> Action:
     """The random bot, except that it always declares when it may (more great revolutions)."""
     if can_declare(state, player):
         return {"type": "confirmHand", "declareRevolution": True}
-    return GAME.bots["random"](state, player, rng)
+    return ask(GAME, "random", state, player, rng)
 
 
 def play_checking_history(options: dict[str, Any], players: list[str], seed: int) -> int:

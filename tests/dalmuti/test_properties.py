@@ -15,6 +15,7 @@ from jokeapp.core.rng import Rng
 from jokeapp.games.dalmuti.data import CARD_IDS, deck
 from jokeapp.games.dalmuti.options import OPTIONS
 from jokeapp.games.dalmuti.state import DalmutiState
+from tests.botask import ask
 from tests.dalmuti.helpers import GAME, ids_in
 
 MAX_STEPS = 20_000
@@ -40,13 +41,12 @@ def play(
 ) -> tuple[DalmutiState, list[tuple[str, dict[str, Any]]]]:
     """Plays to the end with the named bot everywhere; ``check`` sees every step."""
     state, _ = GAME.start(options, players, seed)
-    policy = GAME.bots[bot]
     rng = Rng.from_seed(seed ^ 0x5EED)
     log: list[tuple[str, dict[str, Any]]] = []
     while not GAME.is_over(state):
         assert len(log) < MAX_STEPS, "the game did not end"
         player = GAME.pending(state)[0].player
-        action = policy(state, player, rng)
+        action = ask(GAME, bot, state, player, rng)
         events = GAME.apply(state, player, action)
         log.append((player, action))
         if check is not None:

@@ -20,6 +20,7 @@ from jokeapp.games.dalmuti.legal import (
     single_follows,
 )
 from jokeapp.games.dalmuti.state import DalmutiState, Play
+from tests.botask import ask
 from tests.dalmuti.helpers import GAME
 
 
@@ -43,11 +44,11 @@ def canonical(action: dict[str, Any]) -> str:
 def every_draw(state: DalmutiState, player: str) -> list[str]:
     """The bot's action for each value its one draw can take (no draw: its only action)."""
     probe = FixedDraw(0)
-    first = GAME.bots["random"](state, player, probe)
+    first = ask(GAME, "random", state, player, probe)
     if not probe.asked:
         return [canonical(first)]
     assert len(probe.asked) == 1
-    return [canonical(GAME.bots["random"](state, player, FixedDraw(v))) for v in range(probe.asked[0])]
+    return [canonical(ask(GAME, "random", state, player, FixedDraw(v))) for v in range(probe.asked[0])]
 
 
 def random_play_positions(seed: int, count: int) -> list[tuple[DalmutiState, str]]:
@@ -59,7 +60,7 @@ def random_play_positions(seed: int, count: int) -> list[tuple[DalmutiState, str
         player = GAME.pending(state)[0].player
         if state.phase.kind == "playing":
             found.append((GAME.from_json(GAME.to_json(state)), player))
-        GAME.apply(state, player, GAME.bots["random"](state, player, rng))
+        GAME.apply(state, player, ask(GAME, "random", state, player, rng))
     return found
 
 

@@ -10,6 +10,7 @@ from jokeapp.core.replay import replay
 from jokeapp.games.marble.ranking import total_assets
 from jokeapp.games.marble.state import MarbleState
 from jokeapp.sim.play import bot_rng
+from tests.botask import ask
 
 from .helpers import GAME, act, at, deck_with, kinds, of_kind, roll, table
 from .invariants import assert_nothing_hidden_leaks
@@ -297,7 +298,7 @@ def test_disconnected_player_turns_run_by_timeout_and_tolls_still_received() -> 
             break
         who = GAME.pending(state)[0].player
         action = (
-            GAME.on_timeout(state, who) if who == "off" else GAME.bots["heuristic"](state, who, rng)
+            GAME.on_timeout(state, who) if who == "off" else ask(GAME, "heuristic", state, who, rng)
         )
         events = GAME.apply(state, who, action)
         tolls += sum(
@@ -315,7 +316,7 @@ def test_no_deck_order_or_rng_in_views_or_events() -> None:
         rng = bot_rng(seed)
         while not GAME.is_over(state):
             who = GAME.pending(state)[0].player
-            events = GAME.apply(state, who, GAME.bots["random"](state, who, rng))
+            events = GAME.apply(state, who, ask(GAME, "random", state, who, rng))
             for viewer in (None, "a", "b", "c"):
                 assert_nothing_hidden_leaks(state, GAME.view(state, viewer))
             assert_nothing_hidden_leaks(state, events)
@@ -338,7 +339,7 @@ def test_replay_same_seed_and_actions_give_the_same_final_assets() -> None:
     log = []
     while not GAME.is_over(state):
         who = GAME.pending(state)[0].player
-        action = GAME.bots["random"](state, who, rng)
+        action = ask(GAME, "random", state, who, rng)
         GAME.apply(state, who, action)
         log.append((who, action))
     again = replay(GAME, options, players, 99, log)

@@ -18,7 +18,8 @@ def test_get_game_returns_marble_with_its_bots() -> None:
     game = get_game("marble")
     assert game.id == "marble" and game.title == "세계 여행 땅따먹기"
     assert (game.min_players, game.max_players) == (2, 4)
-    assert set(game.bots) >= {"random", "heuristic"}
+    assert list(game.bots) == ["random", "easy", "normal", "hard"]
+    assert "heuristic" in game.bots and game.bots["heuristic"] is game.bots["normal"]
 
 
 def test_options_defaults_follow_section_2() -> None:
@@ -238,6 +239,21 @@ def test_json_round_trip_uses_the_spec_shape() -> None:
     assert GAME.to_json(GAME.from_json(data)) == data
 
 
+def test_from_json_builds_the_default_deck_only_when_the_deck_is_left_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # bots rebuild a state from every view with the deck given: the default must not be built
+    from jokeapp.games.marble import serial
+
+    data = GAME.to_json(table({"p1": at(0), "p2": at(3)}))
+    built: list[int] = []
+    real = serial._default_deck
+    monkeypatch.setattr(serial, "_default_deck", lambda players: built.append(1) or real(players))
+    assert GAME.to_json(GAME.from_json(data)) == data and built == []
+    del data["deck"]
+    assert GAME.from_json(data).deck == list(CARD_IDS) and built == [1]
+
+
 def test_view_previews_space_travel_for_the_traveller() -> None:
     s = table(
         {"p1": at(30, spacePending=True), "p2": at(0)},
@@ -258,7 +274,7 @@ def test_heuristic_bot_wins_more_than_random_bots() -> None:
 
     wins: Counter[str] = Counter()
     for seed in range(60):
-        bots = {"h": GAME.bots["heuristic"], "r1": GAME.bots["random"], "r2": GAME.bots["random"]}
+        bots = {"h": GAME.bots["normal"], "r1": GAME.bots["random"], "r2": GAME.bots["random"]}
         played = play_recorded(GAME, {}, list(bots), seed, bots)
         wins.update(played.record["result"]["winners"])
     assert wins["h"] > wins["r1"] + wins["r2"]

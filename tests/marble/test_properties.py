@@ -13,6 +13,7 @@ from jokeapp.core.record import verify_record
 from jokeapp.core.rng import Rng
 from jokeapp.games.marble.state import MarbleState
 from jokeapp.sim.play import bot_rng, play_recorded
+from tests.botask import ask
 
 from .helpers import GAME
 from .invariants import (
@@ -128,7 +129,7 @@ def play_checked(
         pending = GAME.pending(state)
         assert len(pending) == 1
         who = pending[0].player
-        action = GAME.bots[bots[players.index(who)]](state, who, rng)
+        action = ask(GAME, bots[players.index(who)], state, who, rng)
         assert action["type"] != "CONCEDE"
         if action["type"] != "PROPOSE_TRADE":
             assert action in GAME.legal_actions(state, who)
@@ -189,7 +190,7 @@ def test_many_games_money_is_always_explained_by_events() -> None:
         pick = Rng.from_seed(seed)
         options = {s.key: s.choices[pick.below(len(s.choices))] for s in specs}
         players = [f"p{i}" for i in range(1, 2 + pick.below(3) + 1)]
-        bot = GAME.bots[("random", "heuristic")[seed % 2]]
+        bot = ("random", "heuristic")[seed % 2]
         state, _ = GAME.start(options, players, seed)
         rng = bot_rng(seed)
         steps = 0
@@ -198,7 +199,7 @@ def test_many_games_money_is_always_explained_by_events() -> None:
                 break
             who = GAME.pending(state)[0].player
             before = money(state)
-            events = GAME.apply(state, who, bot(state, who, rng))
+            events = GAME.apply(state, who, ask(GAME, bot, state, who, rng))
             assert_money_explained(before, money(state), events)
             steps += 1
             assert steps < MAX_STEPS
@@ -235,7 +236,7 @@ def test_every_listed_legal_action_is_accepted() -> None:
             for other in state.order:
                 if other != who:
                     assert GAME.legal_actions(state, other) == []
-            GAME.apply(state, who, GAME.bots["random"](state, who, rng))
+            GAME.apply(state, who, ask(GAME, "random", state, who, rng))
             steps += 1
 
 
@@ -257,5 +258,5 @@ def test_random_illegal_actions_leave_the_state_unchanged() -> None:
                     assert err.code and err.message
                     assert GAME.to_json(probe) == snapshot, action
             who = GAME.pending(state)[0].player
-            GAME.apply(state, who, GAME.bots["random"](state, who, rng))
+            GAME.apply(state, who, ask(GAME, "random", state, who, rng))
     assert refused > 1000

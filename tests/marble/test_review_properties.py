@@ -21,6 +21,7 @@ from jokeapp.games.marble.data import ISLAND_POS, KIND, MAX_CARDS_PER_TURN, SPAC
 from jokeapp.games.marble.monopoly import monopoly_kind
 from jokeapp.games.marble.state import DECIDE, FINISHED, TURN_START, MarbleState
 from jokeapp.sim.play import bot_rng
+from tests.botask import ask
 
 from .helpers import GAME
 
@@ -97,7 +98,7 @@ def play_by_the_rules(options: dict[str, Any], count: int, seed: int, concede_od
         if options["maxRounds"] == 0 and steps >= UNLIMITED_CAP:
             return
         who = GAME.pending(state)[0].player
-        action = GAME.bots[bots[players.index(who)]](state, who, rng)
+        action = ask(GAME, bots[players.index(who)], state, who, rng)
         if concede_odds and chaos.below(concede_odds) == 0:
             alive = [p for p in players if state.players[p].alive]
             who, action = alive[chaos.below(len(alive))], {"type": "CONCEDE"}
@@ -171,5 +172,5 @@ def test_rejected_actions_in_decide_debt_and_trade_phases_leave_the_state_unchan
                             refused[state.phase] = refused.get(state.phase, 0) + 1
                             assert GAME.to_json(probe) == snapshot, (seed, actor, action)
             who = GAME.pending(state)[0].player
-            GAME.apply(state, who, GAME.bots["heuristic"](state, who, rng))
+            GAME.apply(state, who, ask(GAME, "heuristic", state, who, rng))
     assert refused.get("debt", 0) > 1000 and refused.get("decide", 0) > 1000

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from jokeapp.core.bots import BotLevels, Budget, SeatKnowledge
 from jokeapp.core.contract import Action, Event, OptionSpec, Pending
 from jokeapp.core.errors import IllegalAction
 from jokeapp.core.options import resolve_options
@@ -18,14 +19,13 @@ from jokeapp.core.rng import Rng
 GOAL = 10
 
 
-def _random_bot(state: dict[str, Any], player: str, rng: Rng) -> Action:
-    legal = GAME.legal_actions(state, player)
+def _random_bot(knowledge: SeatKnowledge, rng: Rng, budget: Budget | None = None) -> Action:
+    legal = knowledge.legal
     return legal[rng.below(len(legal))]
 
 
-def _heuristic_bot(state: dict[str, Any], player: str, rng: Rng) -> Action:
-    legal = GAME.legal_actions(state, player)
-    return legal[-1]
+def _normal_bot(knowledge: SeatKnowledge, rng: Rng, budget: Budget | None = None) -> Action:
+    return knowledge.legal[-1]
 
 
 class RaceGame:
@@ -37,7 +37,7 @@ class RaceGame:
         OptionSpec("turnSeconds", (10, 30, None), 10, "결정 1회당 제한 시간"),
         OptionSpec("confirmSeconds", (20,), 20, "비밀 숫자 확인 시간"),
     )
-    bots = {"random": _random_bot, "heuristic": _heuristic_bot}
+    bots = BotLevels({"random": _random_bot, "normal": _normal_bot})
 
     def start(self, options: Mapping[str, Any], players: Sequence[str], seed: int) -> tuple[Any, list[Event]]:
         state = self.setup(options, players, seed)
@@ -130,6 +130,7 @@ class RaceGame:
             "current": state["players"][state["current"]], "alive": dict(state["alive"]),
             "confirmed": dict(state["confirmed"]),
             "mySecret": state["secret"].get(viewer) if viewer is not None else None,
+            "viewer": viewer,
         }
 
     def redact_event(self, event: Event, viewer: str | None) -> Event | None:
@@ -141,6 +142,13 @@ class RaceGame:
         if state["phase"] == "confirm" and not state["confirmed"].get(player, True):
             return [{"type": "confirm"}]
         if state["phase"] == "race" and state["players"][state["current"]] == player:
+            return [{"type": "step", "n": 1}, {"type": "step", "n": 2}]
+        return []
+
+    def legal_actions_from_view(self, view: Mapping[str, Any], player: str) -> list[Action]:
+        if view["phase"] == "confirm" and not view["confirmed"].get(player, True):
+            return [{"type": "confirm"}]
+        if view["phase"] == "race" and view["current"] == player:
             return [{"type": "step", "n": 1}, {"type": "step", "n": 2}]
         return []
 

@@ -11,6 +11,7 @@ import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from jokeapp.core.bots import BotLevels, Budget, SeatKnowledge
 from jokeapp.core.contract import Action, Event, OptionSpec, Pending
 from jokeapp.core.errors import IllegalAction
 from jokeapp.core.options import resolve_options
@@ -19,8 +20,8 @@ ROUNDS = 12
 MOVE_PAUSE = 1.5
 
 
-def _bot(state: dict[str, Any], player: str, rng: Any) -> Action:
-    return {"type": "go"}
+def _bot(knowledge: SeatKnowledge, rng: Any, budget: Budget | None = None) -> Action:
+    return knowledge.legal[0]  # the only move there is
 
 
 class LapsGame:
@@ -29,7 +30,7 @@ class LapsGame:
     min_players = 2
     max_players = 4
     options = (OptionSpec("turnSeconds", (10,), 10, "결정 1회당 제한 시간"),)
-    bots = {"random": _bot, "heuristic": _bot}
+    bots = BotLevels({"random": _bot, "normal": _bot})
 
     def start(self, options: Mapping[str, Any], players: Sequence[str], seed: int) -> tuple[Any, list[Event]]:
         return self.setup(options, players, seed), []
@@ -71,13 +72,16 @@ class LapsGame:
         return {"type": "go"}
 
     def view(self, state: Any, viewer: str | None) -> dict[str, Any]:
-        return {"round": state["round"], "current": state["players"][state["current"]]}
+        return {"round": state["round"], "current": state["players"][state["current"]], "over": state["over"]}
 
     def redact_event(self, event: Event, viewer: str | None) -> Event | None:
         return event
 
     def legal_actions(self, state: Any, player: str) -> list[Action]:
         return [{"type": "go"}] if state["players"][state["current"]] == player and not state["over"] else []
+
+    def legal_actions_from_view(self, view: Mapping[str, Any], player: str) -> list[Action]:
+        return [{"type": "go"}] if view["current"] == player and not view["over"] else []
 
     def is_over(self, state: Any) -> bool:
         return bool(state["over"])

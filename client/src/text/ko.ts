@@ -8,6 +8,7 @@ export const STATUS_LABELS: Record<string, string> = {
 
 export const BOT_LABELS: Record<string, string> = {
   heuristic: '똑똑한 봇',
+  easy: '쉬움', normal: '보통', hard: '어려움',
   random: '엉뚱한 봇',
 };
 

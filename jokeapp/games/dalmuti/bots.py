@@ -1,78 +1,38 @@
-"""Bots: ``(state, player, rng) -> action``. They read only their own hand and public facts.
+"""Bots: ``(knowledge, rng, budget) -> action``, deciding from the seat's view only.
 
-random: in play, each of ``legal_actions`` with equal chances (pass included when allowed);
-in the revolution check, each legal confirmation with equal chances; a tax return is a
-uniformly random set of cards of the right size (every subset of the hand equally likely, so
-numbers held in several copies come up more often than the one-per-multiset list of
-``legal_actions``).
-heuristic: sheds the worst sets first, saves low cards and jesters to win back the lead,
-gives back the worst cards as tax, and revolts whenever that spares it or lifts it.
+random: each of the seat's legal actions with equal chances (play, confirmation, tax return).
+easy: plain play: sheds the worst set that beats the table, spends jesters and low cards
+freely, and one move in three plays any legal action; revolts only from the last two ranks.
+normal: sheds the worst sets first, saves low cards and jesters to win back the lead, gives
+back the worst cards as tax, and revolts whenever that spares it or lifts it.
+hard: normal outside play; in play, information-set MCTS (ismcts.py).
 """
 
 from __future__ import annotations
 
-from bisect import bisect_left
-from typing import Final
+from collections.abc import Mapping
+from typing import Any, Final
 
-from jokeapp.core.contract import Action, BotPolicy
+from jokeapp.core.bots import BotLevels, Budget, SeatKnowledge
+from jokeapp.core.contract import Action
 from jokeapp.core.rng import Rng
-from jokeapp.games.dalmuti.data import CARD_IDS, FIRST_CARD, JESTER
-from jokeapp.games.dalmuti.legal import (
-    Choice,
-    choice_cards,
-    lead_cards,
-    lead_count,
-    multi_follows,
-    number_counts,
-    play_choices,
-    single_follows,
-)
-from jokeapp.games.dalmuti.revolution import can_declare
-from jokeapp.games.dalmuti.state import DalmutiState, Play, RevolutionCheck, TaxReturn
+from jokeapp.games.dalmuti.data import CARD_IDS, JESTER
+from jokeapp.games.dalmuti.ismcts import search
+from jokeapp.games.dalmuti.legal import Choice, choice_cards, number_counts, play_choices
+from jokeapp.games.dalmuti.state import Play
 from jokeapp.games.dalmuti.tax import worst_cards
-from jokeapp.games.dalmuti.timeouts import on_timeout
+from jokeapp.games.dalmuti.view_legal import view_hand, view_top
 
 LOW_NUMBER: Final = 3  # numbers this good are kept back while the hand is still long
 SHORT_HAND: Final = 4  # cards left after a play at which keeping anything back stops paying
+EASY_SLIP: Final = 3  # easy plays any legal action one move in this many
 
 
-def random_bot(state: DalmutiState, player: str, rng: Rng) -> Action:
-    phase = state.phase
-    hand = state.hands[player]
-    if phase.kind == "playing":
-        return random_play(hand, state.trick.top, rng)
-    if isinstance(phase, RevolutionCheck):
-        declare = can_declare(state, player) and rng.below(2) == 1
-        return {"type": "confirmHand", "declareRevolution": declare}
-    if isinstance(phase, TaxReturn):
-        pool = list(hand)
-        picked = [pool.pop(rng.below(len(pool))) for _ in range(phase.owed[player].count)]
-        return {"type": "returnTax", "cardIds": [CARD_IDS[card] for card in picked]}
-    return on_timeout(state, player)
-
-
-def random_play(hand: list[int], top: Play | None, rng: Rng) -> Action:
-    """One of ``legal_actions`` with equal chances, found by counting instead of listing."""
-    if top is None:
-        return {"type": "play", "cardIds": lead_cards(hand, rng.below(lead_count(hand)))}
-    below_top = bisect_left(hand, FIRST_CARD[top.rank])
-    if not below_top:
-        return {"type": "pass"}  # nothing in hand beats top: the only legal move
-    if top.count == 1:
-        singles = single_follows(hand, below_top)
-        pick = rng.below(len(singles) + 1)
-        if pick == len(singles):
-            return {"type": "pass"}
-        return {"type": "play", "cardIds": [CARD_IDS[singles[pick]]]}
-    sets = multi_follows(hand, below_top, top.count)
-    pick = rng.below(len(sets) + 1)
-    if pick == len(sets):
-        return {"type": "pass"}
-    start, used = sets[pick]
-    cards = hand[start : start + used]
-    if used < top.count:
-        cards += hand[used - top.count :]  # jesters sort last
-    return {"type": "play", "cardIds": [CARD_IDS[card] for card in cards]}
+def random_bot(knowledge: SeatKnowledge, rng: Rng, budget: Budget | None = None) -> Action:
+    legal = knowledge.legal
+    if not legal:
+        return {"type": "pass"}  # asked out of turn: the engine will refuse it
+    return legal[rng.below(len(legal))]
 
 
 def heuristic_lead(counts: list[int]) -> Choice:
@@ -85,9 +45,11 @@ def heuristic_lead(counts: list[int]) -> Choice:
     return (worst, counts[worst], jesters if len(numbers) == 1 else 0)
 
 
-def heuristic_follow(counts: list[int], top: Play, hand_size: int) -> Choice | None:
+def heuristic_follow(
+    counts: list[int], top: Play, hand_size: int, hold_back: bool = True
+) -> Choice | None:
     """The worst set that still beats ``top``: whole numbers before split ones, jesters and
-    low numbers only when the hand is nearly gone."""
+    low numbers (with ``hold_back``) only when the hand is nearly gone."""
     choices = play_choices(counts, top)
     if not choices:
         return None
@@ -99,29 +61,68 @@ def heuristic_follow(counts: list[int], top: Play, hand_size: int) -> Choice | N
     best = max(choices, key=preference)
     number, _, wild = best
     closing = hand_size - top.count <= SHORT_HAND
-    if (wild or number <= LOW_NUMBER) and not closing:
+    if hold_back and (wild or number <= LOW_NUMBER) and not closing:
         return None
     return best
 
 
-def heuristic_bot(state: DalmutiState, player: str, rng: Rng) -> Action:
-    phase = state.phase
-    hand = state.hands[player]
-    if phase.kind == "playing":
-        counts = number_counts(hand)
-        top = state.trick.top
-        choice = heuristic_lead(counts) if top is None else heuristic_follow(counts, top, len(hand))
-        if choice is None:
-            return {"type": "pass"}
-        return {"type": "play", "cardIds": choice_cards(hand, choice)}
-    if isinstance(phase, RevolutionCheck):
-        # The top two ranks would lose their tax; everyone else gains from calling it off.
-        declare = can_declare(state, player) and state.order.index(player) >= 2
-        return {"type": "confirmHand", "declareRevolution": declare}
-    if isinstance(phase, TaxReturn):
-        cards = worst_cards(hand, phase.owed[player].count)
-        return {"type": "returnTax", "cardIds": [CARD_IDS[card] for card in cards]}
-    return on_timeout(state, player)
+def _tax_return(view: Mapping[str, Any], player: str) -> Action:
+    count = int(view["phase"]["owed"][player]["count"])
+    cards = worst_cards(view_hand(view), count)
+    return {"type": "returnTax", "cardIds": [CARD_IDS[card] for card in cards]}
 
 
-BOTS: Final[dict[str, BotPolicy]] = {"random": random_bot, "heuristic": heuristic_bot}
+def _confirm(view: Mapping[str, Any], player: str, from_rank: int) -> Action:
+    """Revolt from rank ``from_rank`` down (0 = top): the top two would lose their tax."""
+    declare = bool(view.get("canDeclareRevolution")) and view["order"].index(player) >= from_rank
+    return {"type": "confirmHand", "declareRevolution": declare}
+
+
+def _play(view: Mapping[str, Any], hold_back: bool) -> Action:
+    hand = view_hand(view)
+    counts = number_counts(hand)
+    top = view_top(view)
+    choice = (
+        heuristic_lead(counts)
+        if top is None
+        else heuristic_follow(counts, top, len(hand), hold_back)
+    )
+    if choice is None:
+        return {"type": "pass"}
+    return {"type": "play", "cardIds": choice_cards(hand, choice)}
+
+
+def _plain(knowledge: SeatKnowledge, hold_back: bool, revolt_from: int) -> Action:
+    view, player = knowledge.view, knowledge.player
+    kind = view["phase"]["kind"]
+    if kind == "revolutionCheck":
+        return _confirm(view, player, revolt_from)
+    if kind == "taxReturn":
+        return _tax_return(view, player)
+    if kind == "playing":
+        return _play(view, hold_back)
+    return knowledge.legal[0] if knowledge.legal else {"type": "pass"}
+
+
+def normal_bot(knowledge: SeatKnowledge, rng: Rng, budget: Budget | None = None) -> Action:
+    return _plain(knowledge, hold_back=True, revolt_from=2)
+
+
+def easy_bot(knowledge: SeatKnowledge, rng: Rng, budget: Budget | None = None) -> Action:
+    if knowledge.legal and rng.below(EASY_SLIP) == 0:
+        return random_bot(knowledge, rng)
+    return _plain(knowledge, hold_back=False, revolt_from=len(knowledge.view["order"]) - 2)
+
+
+def hard_bot(knowledge: SeatKnowledge, rng: Rng, budget: Budget | None = None) -> Action:
+    view = knowledge.view
+    if view["phase"]["kind"] != "playing" or len(knowledge.legal) <= 1:
+        return normal_bot(knowledge, rng)
+    action = search(knowledge, rng, budget or DEFAULT_BUDGET)
+    return action if action in knowledge.legal else normal_bot(knowledge, rng)
+
+
+DEFAULT_BUDGET: Final = Budget(iterations=300)
+BOTS: Final = BotLevels(
+    {"random": random_bot, "easy": easy_bot, "normal": normal_bot, "hard": hard_bot}
+)

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from jokeapp.core.contract import Action, BotPolicy, Event, Game, OptionSpec, WireTypes
+from jokeapp.core.bots import Bot
+from jokeapp.core.contract import Action, Event, Game, OptionSpec, WireTypes
 from jokeapp.core.errors import InvalidOptions
 from jokeapp.core.options import options_from
-from jokeapp.games.dalmuti import legal, serial, timeouts
+from jokeapp.games.dalmuti import legal, serial, timeouts, view_legal
 from jokeapp.games.dalmuti import view as views
 from jokeapp.games.dalmuti.actions import action_type, cards_from_hand, declared, reject
 from jokeapp.games.dalmuti.bots import BOTS
@@ -109,7 +110,7 @@ class DalmutiGame:
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     options: tuple[OptionSpec, ...] = OPTIONS
-    bots: Mapping[str, BotPolicy] = BOTS
+    bots: Mapping[str, Bot] = BOTS
     wire = WireTypes(action=DalmutiAction, event=DalmutiEvent, view=DalmutiView)
     stats = DalmutiStats  # the simulator's balance statistics
 
@@ -143,6 +144,9 @@ class DalmutiGame:
 
     def legal_actions(self, state: DalmutiState, player: str) -> list[Action]:
         return legal.legal_actions(state, player)
+
+    def legal_actions_from_view(self, view: Mapping[str, Any], player: str) -> list[Action]:
+        return view_legal.legal_actions_from_view(view, player)
 
     def is_over(self, state: DalmutiState) -> bool:
         return state.phase.kind == "finished"

@@ -1,15 +1,22 @@
-"""Bots: ``random`` (uniform over the legal actions, now and then a small random trade) and
-``heuristic`` (buys and builds keeping a cash reserve, travels wisely, sells the least
-valuable first, trades fairly).
+"""Bots: ``(knowledge, rng, budget) -> action``, deciding from the seat's view only.
 
-Both read the state directly for speed but only its public part, the same fields a view
-shows (never ``deck`` or ``rng``), draw randomness only from the Rng they are given, and
-never CONCEDE.
+random: uniform over the legal actions other than trades, and now and then a small random
+trade. easy: buys whatever land it can pay for, builds villas only, never takes over or pays
+to leave the island, and one decision in three is any legal one. normal: buys and builds
+keeping a cash reserve, travels wisely, sells the least valuable first, trades fairly.
+hard: Monte Carlo rollouts of each candidate (search.py).
+
+The rules below read a ``MarbleState`` rebuilt from the view (view_legal.state_from_view): the
+deck in it is not the real one (its order is hidden) and no rule here reads it. None of them
+ever CONCEDEs; randomness comes only from the Rng they are given.
 """
 
 from __future__ import annotations
 
-from jokeapp.core.contract import Action, BotPolicy
+from collections.abc import Sequence
+
+from jokeapp.core.bots import Budget, SeatKnowledge
+from jokeapp.core.contract import Action
 from jokeapp.core.rng import Rng
 from jokeapp.games.marble.data import (
     BUILD_COST,
@@ -23,14 +30,17 @@ from jokeapp.games.marble.data import (
     LAND_PRICE,
     SPACE_POS,
     TOUR,
+    VILLA,
 )
 from jokeapp.games.marble.landing import toll_of
-from jokeapp.games.marble.legal import decide_actions, sell_actions, turn_start_actions
 from jokeapp.games.marble.state import DEBT, DECIDE, TRADE_RESPONSE, TURN_START, MarbleState, Trade
 from jokeapp.games.marble.timeouts import cheapest_sale
+from jokeapp.games.marble.view_legal import state_from_view
 
 RANDOM_TRADE_ODDS = 16  # one turn start in this many tries a trade (when trading is on)
 SMALL_CASH = 20
+EASY_SLIP = 3  # easy makes any legal non-trade choice one decision in this many
+EASY_RESERVE = 10
 
 
 def _pick(actions: list[Action], rng: Rng) -> Action:
@@ -67,28 +77,23 @@ def _offer(to: str, give: list[int], give_cash: int, take: list[int], take_cash:
     }
 
 
-def random_bot(state: MarbleState, player: str, rng: Rng) -> Action:
-    phase = state.phase
-    if phase == TURN_START:
-        if (
-            state.options.trade
-            and state.trades_this_turn < 2
-            and rng.below(RANDOM_TRADE_ODDS) == 0
-        ):
-            offer = _random_trade(state, player, rng)
-            if offer is not None:
-                return offer
-        piece = state.players[player]
-        if not piece.space_pending and piece.island_left == 0:
-            return {"type": "ROLL"}  # the only choice: no list to build, no number to draw
-        return _pick(turn_start_actions(state, player), rng)
-    if phase == DECIDE:
-        return _pick(decide_actions(state, player), rng)
-    if phase == DEBT:
-        return _pick(sell_actions(state, player), rng)
-    if phase == TRADE_RESPONSE:
-        return {"type": "TRADE_RESPOND", "accept": rng.below(2) == 0}
-    return {"type": "ROLL"}  # nothing to do: the game is over
+def _not_trades(legal: Sequence[Action]) -> list[Action]:
+    return [action for action in legal if action["type"] != "PROPOSE_TRADE"]
+
+
+def random_bot(knowledge: SeatKnowledge, rng: Rng, budget: Budget | None = None) -> Action:
+    view, player = knowledge.view, knowledge.player
+    trading = (
+        view["phase"] == TURN_START and view["options"]["trade"] and view["tradesThisTurn"] < 2
+    )
+    if trading and rng.below(RANDOM_TRADE_ODDS) == 0:
+        offer = _random_trade(state_from_view(view), player, rng)
+        if offer is not None:
+            return offer
+    choices = _not_trades(knowledge.legal)
+    if len(choices) <= 1:
+        return choices[0] if choices else {"type": "ROLL"}  # the only choice: nothing to draw
+    return _pick(choices, rng)
 
 
 def reserve(state: MarbleState) -> int:
@@ -187,7 +192,7 @@ def _decide(state: MarbleState, player: str) -> Action:
     return {"type": "PASS"}
 
 
-def heuristic_bot(state: MarbleState, player: str, rng: Rng) -> Action:
+def normal_move(state: MarbleState, player: str) -> Action:
     phase = state.phase
     if phase == TURN_START:
         return _turn_start(state, player)
@@ -200,4 +205,49 @@ def heuristic_bot(state: MarbleState, player: str, rng: Rng) -> Action:
     return {"type": "ROLL"}
 
 
-BOTS: dict[str, BotPolicy] = {"random": random_bot, "heuristic": heuristic_bot}
+def only_choice(knowledge: SeatKnowledge) -> Action | None:
+    """The one legal action when there is nothing to weigh (no trade may be offered either)."""
+    legal = knowledge.legal
+    return legal[0] if len(legal) == 1 else None
+
+
+def normal_bot(knowledge: SeatKnowledge, rng: Rng, budget: Budget | None = None) -> Action:
+    return only_choice(knowledge) or normal_move(state_from_view(knowledge.view), knowledge.player)
+
+
+def _easy_decide(state: MarbleState, player: str) -> Action:
+    """Buys any land it can pay for; builds villas only (the cheap first step)."""
+    decision = state.decision
+    assert decision is not None
+    cash = state.players[player].cash
+    if decision.can_buy and LAND_PRICE[decision.pos] <= cash:
+        return {"type": "BUY"}
+    level = decision.can_build
+    if level == VILLA and BUILD_COST[decision.pos][level] + EASY_RESERVE <= cash:
+        return {"type": "BUILD", "level": level}
+    return {"type": "PASS"}
+
+
+def easy_move(state: MarbleState, player: str) -> Action:
+    phase = state.phase
+    piece = state.players[player]
+    if phase == TURN_START:
+        if piece.space_pending:
+            return {"type": "SPACE_TRAVEL", "dest": _space_destination(state, player)}
+        if piece.island_left > 0 and ESCAPE_CARD in piece.held_cards:
+            return {"type": "USE_ESCAPE_CARD"}
+        return {"type": "ROLL"}
+    if phase == DECIDE:
+        return _easy_decide(state, player)
+    if phase == DEBT:
+        return cheapest_sale(state, player)
+    if phase == TRADE_RESPONSE:
+        return {"type": "TRADE_RESPOND", "accept": False}
+    return {"type": "ROLL"}
+
+
+def easy_bot(knowledge: SeatKnowledge, rng: Rng, budget: Budget | None = None) -> Action:
+    choices = _not_trades(knowledge.legal)
+    if len(choices) > 1 and rng.below(EASY_SLIP) == 0:
+        return _pick(choices, rng)
+    return only_choice(knowledge) or easy_move(state_from_view(knowledge.view), knowledge.player)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from jokeapp.core.contract import Action, BotPolicy, Event, Pending, WireTypes
+from jokeapp.core.bots import Bot
+from jokeapp.core.contract import Action, Event, Pending, WireTypes
 from jokeapp.core.options import options_from
 from jokeapp.core.rng import Rng
 from jokeapp.games.marble import actions as A
@@ -34,6 +35,7 @@ from jokeapp.games.marble.tables import display_tables
 from jokeapp.games.marble.timeouts import on_timeout, pending
 from jokeapp.games.marble.trade import propose_trade, respond_trade
 from jokeapp.games.marble.view import view
+from jokeapp.games.marble.view_legal import legal_actions_from_view
 from jokeapp.games.marble.wire import MarbleAction, MarbleEvent, MarbleView
 
 Handler = Callable[[MarbleState, list[Event], str, Action], None]
@@ -63,7 +65,7 @@ class MarbleGame:
     wire = WireTypes(action=MarbleAction, event=MarbleEvent, view=MarbleView)
     stats = MarbleStats  # the simulator's balance statistics
 
-    def __init__(self, bots: Mapping[str, BotPolicy]) -> None:
+    def __init__(self, bots: Mapping[str, Bot]) -> None:
         self.bots = bots
 
     def start(
@@ -113,6 +115,9 @@ class MarbleGame:
 
     def legal_actions(self, state: MarbleState, player: str) -> list[Action]:
         return legal_actions(state, player)
+
+    def legal_actions_from_view(self, view: Mapping[str, Any], player: str) -> list[Action]:
+        return legal_actions_from_view(view, player)
 
     def is_over(self, state: MarbleState) -> bool:
         return state.phase == FINISHED

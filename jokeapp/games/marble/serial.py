@@ -106,10 +106,12 @@ def trade_json(t: Trade | None) -> dict[str, Any] | None:
     }
 
 
-def to_json(state: MarbleState) -> dict[str, Any]:
-    return {
+def to_json(state: MarbleState, *, hidden: bool = True) -> dict[str, Any]:
+    """The State JSON; ``hidden=False`` leaves out the deck's order and the rng (spec 8.3),
+    which a view drops anyway: not building them saves time on every bot move."""
+    data: dict[str, Any] = {
         "options": options_json(state.options),
-        "rng": state.rng.to_json(),
+        "rng": None,
         "order": list(state.order),
         "current": state.current,
         "round": state.round,
@@ -120,7 +122,7 @@ def to_json(state: MarbleState) -> dict[str, Any]:
             for pos, d in sorted(state.owners.items())
         },
         "fund": state.fund,
-        "deck": list(state.deck),
+        "deck": None,
         "doublesThisTurn": state.doubles_this_turn,
         "cardsThisTurn": state.cards_this_turn,
         "decision": _decision_json(state.decision),
@@ -134,6 +136,12 @@ def to_json(state: MarbleState) -> dict[str, Any]:
         "eliminated": list(state.eliminated),
         "result": game_result(state),
     }
+    if hidden:
+        data["rng"] = state.rng.to_json()
+        data["deck"] = list(state.deck)
+    else:
+        del data["rng"], data["deck"]
+    return data
 
 
 def _player_from_json(data: Mapping[str, Any], start_money: int) -> Player:
@@ -214,12 +222,15 @@ def from_json(data: Mapping[str, Any]) -> MarbleState:
     }
     rng_data = data.get("rng")
     last_roll = data.get("lastRoll")
+    # Defaults only when left out: bots rebuild a state from every view, deck given.
+    order = data["order"] if "order" in data else list(players)
+    deck = data["deck"] if "deck" in data else _default_deck(players)
     state = MarbleState(
         options=options,
         rng=Rng.from_json(dict(rng_data)) if rng_data is not None else Rng.from_seed(0),
-        order=[str(p) for p in data.get("order", list(players))],
+        order=[str(p) for p in order],
         players=players,
-        deck=[str(c) for c in data.get("deck", _default_deck(players))],
+        deck=[str(c) for c in deck],
         current=int(data.get("current", 0)),
         round=int(data.get("round", 1)),
         phase=str(data.get("phase", TURN_START)),

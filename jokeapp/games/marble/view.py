@@ -83,9 +83,7 @@ def space_preview(state: MarbleState, player: str) -> dict[str, Any]:
 
 
 def view(state: MarbleState, viewer: str | None) -> dict[str, Any]:
-    seen = to_json(state)
-    for key in HIDDEN:
-        del seen[key]
+    seen = to_json(state, hidden=False)  # all but HIDDEN
     seen["deckCount"] = len(state.deck)
     seen["currentPlayer"] = state.order[state.current]
     seen["viewer"] = viewer
