@@ -59,26 +59,57 @@ def seat_token(page: Any, code: str) -> str:
 
 @pytest.mark.parametrize("viewport", [PHONE, NARROW, DESKTOP], ids=["390", "360", "1366"])
 def test_my_turn_and_its_controls_are_on_screen(new_page: Any, viewport: dict[str, int]) -> None:
+    """굴리기 on my real turn, and a decision sheet's buttons, inside the screen at each size.
+
+    The decision is staged (the server's view with the square and choices set), so the check
+    does not wait for the dice to land me on a free city; real play reaching real sheets is
+    the whole-game test below.
+    """
     page = new_page()
     page.set_viewport_size(viewport)
-    start_marble(page)
-    checked: set[str] = set()
+    decide_now = {"on": False}
 
-    def step(p: Any) -> bool:
-        if p.get_by_test_id("roll").count() and "roll" not in checked:
-            assert p.evaluate(INSIDE, "[data-testid=roll]"), "굴리기 is off screen"
-            assert "내 차례" in p.get_by_test_id("turn-line").inner_text()
-            checked.add("roll")
-        if p.get_by_test_id("decision").count() and "decision" not in checked:
-            p.wait_for_timeout(250)  # the sheet rises for 180 ms
-            if not p.get_by_test_id("decision").count():
-                return False
-            for button in ("decision-yes", "decision-pass"):
-                assert p.evaluate(INSIDE, f"[data-testid={button}]"), f"{button} is off screen"
-            checked.add("decision")
-        return marble_step(p)
+    def decide(view: dict[str, Any]) -> None:
+        if not decide_now["on"]:
+            return
+        _mine(view)
+        view["phase"] = "decide"
+        view["players"]["p1"]["pos"] = 1
+        view["decision"] = {
+            "pos": 1, "canBuy": True, "canBuild": None, "canTakeover": None,
+            "boughtThisVisit": False,
+        }  # fmt: skip
+        view["choices"] = [
+            {
+                "type": "BUY",
+                "cost": 6,
+                "cashAfter": view["players"]["p1"]["cash"] - 6,
+                "affordable": True,
+            },
+            {
+                "type": "PASS",
+                "cost": 0,
+                "cashAfter": view["players"]["p1"]["cash"],
+                "affordable": True,
+            },
+        ]
 
-    play_until(page, step, lambda _: checked == {"roll", "decision"}, seconds=90)
+    _staged(page, decide)
+    start_marble(page, options={"turnSeconds": "60"})
+    roll = page.get_by_test_id("roll")
+    roll.wait_for(timeout=60_000)  # my first turn: at once, or after the bot's
+    assert page.evaluate(INSIDE, "[data-testid=roll]"), "굴리기 is off screen"
+    assert "내 차례" in page.get_by_test_id("turn-line").inner_text()
+    decide_now["on"] = True
+    page.evaluate("() => window.scrollTo(0, 0)")
+    roll.click()  # the next update arrives staged as my decision on 타이베이
+    sheet = page.get_by_test_id("decision")
+    sheet.wait_for(timeout=30_000)
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=decision]').getAnimations().every((a) => a.playState !== 'running')"
+    )
+    for button in ("decision-yes", "decision-pass"):
+        assert page.evaluate(INSIDE, f"[data-testid={button}]"), f"{button} is off screen"
 
 
 def test_board_names_fit_at_360_and_squares_and_tokens_are_labelled(new_page: Any) -> None:
