@@ -16,9 +16,10 @@ def replay(
     log: Iterable[tuple[str, Action]],
 ) -> Any:
     """The state after applying every ``(actor, action)`` of ``log`` from the start."""
-    state, _ = game.start(options, players, seed)
-    for actor, action in log:
-        game.apply(state, actor, action)
+    frames = walk(game, options, players, seed, log)
+    state, _ = next(frames)
+    for _ in frames:
+        pass  # walk changes the one state in place
     return state
 
 
@@ -30,8 +31,9 @@ def replay_events(
     log: Iterable[tuple[str, Action]],
 ) -> tuple[Any, list[Event], list[list[Event]]]:
     """Like ``replay``, also returning setup's events and each step's events."""
-    state, setup_events = game.start(options, players, seed)
-    steps = [game.apply(state, actor, action) for actor, action in log]
+    frames = walk(game, options, players, seed, log)
+    state, setup_events = next(frames)
+    steps = [events for _, events in frames]
     return state, setup_events, steps
 
 
