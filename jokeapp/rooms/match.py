@@ -43,6 +43,9 @@ class Match:
     # Every event since the match began (or since the snapshot it was restored from): what
     # the bots' knowledge is made of, each seat getting its own copies.
     events: list[Event] = field(default_factory=list)
+    # each seat's redacted copies of ``events[:n]``, extended on demand (a bot's move redacts
+    # only what happened since its last one)
+    _seen: dict[str, tuple[list[Event], int]] = field(default_factory=dict, repr=False)
 
     @classmethod
     def begin(
@@ -90,8 +93,10 @@ class Match:
 
     def knowledge(self, player: str) -> SeatKnowledge:
         """What ``player``'s seat knows now, for a bot: a copy that later steps leave alone."""
-        seen = tuple(redacted(self.game, self.events, player))
-        return seat_knowledge(self.game, self.state, player, seen)
+        copies, upto = self._seen.get(player, ([], 0))
+        copies.extend(redacted(self.game, self.events[upto:], player))
+        self._seen[player] = (copies, len(self.events))
+        return seat_knowledge(self.game, self.state, player, tuple(copies))
 
     def record(self, log: Sequence[LoggedStep]) -> dict[str, Any]:
         """The DESIGN.md record, re-computed from the seed and the log."""
