@@ -18,7 +18,8 @@ run: $(STAMP) client
 
 lint: $(STAMP)
 	$(BIN)/ruff check jokeapp tests
-	$(BIN)/mypy --strict jokeapp/core jokeapp/games
+	$(BIN)/ruff format --check jokeapp tests
+	$(BIN)/mypy --strict jokeapp
 
 # Debian's Chromium for the end-to-end tests (Playwright drives it; it cannot download one).
 browser-deps:

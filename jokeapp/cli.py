@@ -15,11 +15,17 @@ from importlib import import_module
 # subcommand -> module providing configure(parser) and main(args) -> int
 SUBCOMMANDS = {
     "simulate": ("jokeapp.sim.simulate", "play bot games headless and print statistics"),
-    "tournament": ("jokeapp.sim.tournament", "bots against bots with seats rotated: shares and 95%% intervals"),
+    "tournament": (
+        "jokeapp.sim.tournament",
+        "bots against bots with seats rotated: shares and 95%% intervals",
+    ),
     "replay": ("jokeapp.sim.verify", "re-compute game records from their seeds and actions"),
     "serve": ("jokeapp.server.cli", "run the room server"),
     "schema": ("jokeapp.server.schema", "print the JSON Schema of the wire messages"),
-    "tables": ("jokeapp.server.tables", "print each game's fixed tables (board, prices, names) as JSON"),
+    "tables": (
+        "jokeapp.server.tables",
+        "print each game's fixed tables (board, prices, names) as JSON",
+    ),
     "codes": (
         "jokeapp.server.codes_doc",
         "print the error code table (Markdown) or write it into a doc",

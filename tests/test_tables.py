@@ -18,7 +18,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_joke_tables_prints_every_games_tables_as_json() -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "jokeapp.cli", "tables"], cwd=ROOT, capture_output=True, text=True, check=True
+        [sys.executable, "-m", "jokeapp.cli", "tables"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     assert json.loads(out) == document()
     assert set(document()) == {"marble", "dalmuti"}

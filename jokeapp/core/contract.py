@@ -66,7 +66,9 @@ class Game(Protocol, Generic[S]):
     bots: Mapping[str, Bot]  # "random", "easy", "normal", "hard" (core.bots.BotLevels)
     wire: WireTypes
 
-    def start(self, options: Mapping[str, Any], players: Sequence[str], seed: int) -> tuple[S, list[Event]]:
+    def start(
+        self, options: Mapping[str, Any], players: Sequence[str], seed: int
+    ) -> tuple[S, list[Event]]:
         """Validates options and players; returns the first state and setup's events."""
         ...
 

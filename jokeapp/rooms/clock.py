@@ -58,7 +58,9 @@ class FakeClock:
 
     def call_later(self, delay: float, callback: Callable[[], None]) -> Timer:
         timer = _FakeTimer()
-        heapq.heappush(self._timers, (self._now + max(delay, 0.0), next(self._order), timer, callback))
+        heapq.heappush(
+            self._timers, (self._now + max(delay, 0.0), next(self._order), timer, callback)
+        )
         return timer
 
     def advance(self, seconds: float) -> int:

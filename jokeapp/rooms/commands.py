@@ -110,6 +110,21 @@ class Info:
 
 
 Command = (
-    Connect | Disconnect | ClientAction | Resync | Timeout | AwayCheck | BotMove | Join | Leave | Start
-    | AddBot | RemoveBot | Kick | SetOptions | Rematch | AfkAnswer | Info
+    Connect
+    | Disconnect
+    | ClientAction
+    | Resync
+    | Timeout
+    | AwayCheck
+    | BotMove
+    | Join
+    | Leave
+    | Start
+    | AddBot
+    | RemoveBot
+    | Kick
+    | SetOptions
+    | Rematch
+    | AfkAnswer
+    | Info
 )

@@ -54,7 +54,9 @@ class DeadlineBook:
     decisions: list[Decision] = field(default_factory=list)
     timeouts_in_row: dict[str, int] = field(default_factory=dict)
 
-    def refresh(self, pending: Sequence[Pending], actor: str | None, now: float, pause: float = 0.0) -> None:
+    def refresh(
+        self, pending: Sequence[Pending], actor: str | None, now: float, pause: float = 0.0
+    ) -> None:
         """A decision still open keeps its start unless its own player just acted; a new one
         starts ``pause`` seconds from now (the game's presentation pause of this step)."""
         before = {(d.player, d.kind): d for d in self.decisions}
@@ -78,7 +80,10 @@ class DeadlineBook:
     def deadline(self, decision: Decision, seat: Seat | None) -> float | None:
         rules = self.rules
         seconds: float | None = decision.seconds
-        if rules.short_after is not None and self.timeouts_in_row.get(decision.player, 0) >= rules.short_after:
+        if (
+            rules.short_after is not None
+            and self.timeouts_in_row.get(decision.player, 0) >= rules.short_after
+        ):
             seconds = rules.short_seconds if seconds is None else min(seconds, rules.short_seconds)
         due = None if seconds is None else decision.since + seconds
         if seat is None or seat.bot:

@@ -103,7 +103,7 @@ async def join(room: Room, raw_nickname: str, role: str) -> tuple[str, str | Non
 
 
 def spectator_name(room: Room) -> str:
-    """"관전자 N" with the smallest N no spectator of the room is using."""
+    """ "관전자 N" with the smallest N no spectator of the room is using."""
     taken = {s.nickname for s in room.spectators.values()}
     number = 1
     while f"관전자 {number}" in taken:
@@ -182,7 +182,9 @@ async def _begin_match(room: Room) -> None:
     players = sorted(room.seats, key=seat_number)
     seed = new_seed()
     match = Match.begin(room.game, room.match_no + 1, room.options, players, seed)
-    await room.store.begin_match(MatchRow(room.room_id, match.number, seed, players, dict(room.options)))
+    await room.store.begin_match(
+        MatchRow(room.room_id, match.number, seed, players, dict(room.options))
+    )
     room.match = match
     room.match_no = match.number
     room.status = "playing"

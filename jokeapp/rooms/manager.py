@@ -75,7 +75,9 @@ class RoomManager:
             raise RoomError("unknown_game")
         return game
 
-    async def create(self, game_id: str, options: dict[str, Any], nickname: str) -> tuple[Room, str, str]:
+    async def create(
+        self, game_id: str, options: dict[str, Any], nickname: str
+    ) -> tuple[Room, str, str]:
         game = self._game(game_id)
         clean_nickname(nickname)
         try:
@@ -83,8 +85,14 @@ class RoomManager:
         except GameError as exc:
             raise RoomError(exc.code, exc.detail) from exc
         room = Room(
-            room_id=secrets.token_hex(8), code=await self._new_code(), game=game, options=full,
-            store=self.store, clock=self.clock, bot_delay=self.bot_delay, created_at=self.clock.now(),
+            room_id=secrets.token_hex(8),
+            code=await self._new_code(),
+            game=game,
+            options=full,
+            store=self.store,
+            clock=self.clock,
+            bot_delay=self.bot_delay,
+            created_at=self.clock.now(),
         )
         await self.store.save_room(room.row())
         self._add(room)
@@ -113,7 +121,9 @@ class RoomManager:
             raise RoomError("room_not_found")
         if loaded.room.room_id in self.rooms:  # restored meanwhile by another request
             return self.rooms[loaded.room.room_id]
-        room = restore_room(loaded, self._game(loaded.room.game), self.store, self.clock, self.bot_delay)
+        room = restore_room(
+            loaded, self._game(loaded.room.game), self.store, self.clock, self.bot_delay
+        )
         if room.status == "playing" and room.match is not None and room.match.over:
             await room.finish()  # the server stopped between the last action and the end
         elif room.status == "playing" and not room.people_left():
@@ -143,7 +153,11 @@ class RoomManager:
         number = match if match is not None else room.match_no
         if room.status != "finished" and number >= room.match_no:
             number = room.match_no - 1 if match is None else number
-        if number < 1 or (number == room.match_no and room.status != "finished") or number > room.match_no:
+        if (
+            number < 1
+            or (number == room.match_no and room.status != "finished")
+            or number > room.match_no
+        ):
             raise RoomError("record_not_ready")
         stored = await self.store.match_log(room.room_id, number)
         if stored is None:
@@ -153,7 +167,9 @@ class RoomManager:
         replayed = Match(room.game, row.match, row.options, row.players, row.seed, None)
         record = replayed.record(steps)
         nicknames = {pid: s.nickname for pid, s in room.seats.items()}
-        record.update(roomId=room.room_id, match=number, seedHash=replayed.seed_hash, nicknames=nicknames)
+        record.update(
+            roomId=room.room_id, match=number, seedHash=replayed.seed_hash, nicknames=nicknames
+        )
         if (row.result or {}).get("abandoned"):
             record["abandoned"] = True  # stopped when no person was left: it has no result
         return record
@@ -162,9 +178,12 @@ class RoomManager:
         """Drops finished rooms nobody watches; the store still has them (loaded on demand)."""
         now = self.clock.now()
         idle = [
-            room for room in self.rooms.values()
-            if room.status == "finished" and not room.conns
-            and room.finished_at is not None and room.finished_at <= now - after
+            room
+            for room in self.rooms.values()
+            if room.status == "finished"
+            and not room.conns
+            and room.finished_at is not None
+            and room.finished_at <= now - after
         ]
         for room in idle:
             await room.stop()

@@ -39,7 +39,9 @@ class Match:
     seed: int
     state: Any
     steps: int = 0
-    setup_events: list[Event] = field(default_factory=list)  # what ``start`` produced (a draw, a deal)
+    setup_events: list[Event] = field(
+        default_factory=list
+    )  # what ``start`` produced (a draw, a deal)
     # Every event since the match began (or since the snapshot it was restored from): what
     # the bots' knowledge is made of, each seat getting its own copies.
     events: list[Event] = field(default_factory=list)
@@ -49,11 +51,24 @@ class Match:
 
     @classmethod
     def begin(
-        cls, game: Game[Any], number: int, options: Mapping[str, Any], players: Sequence[str], seed: int
+        cls,
+        game: Game[Any],
+        number: int,
+        options: Mapping[str, Any],
+        players: Sequence[str],
+        seed: int,
     ) -> Match:
         state, setup_events = game.start(options, players, seed)
         return cls(
-            game, number, dict(options), list(players), seed, state, 0, setup_events, list(setup_events)
+            game,
+            number,
+            dict(options),
+            list(players),
+            seed,
+            state,
+            0,
+            setup_events,
+            list(setup_events),
         )
 
     @classmethod
@@ -72,7 +87,9 @@ class Match:
             match = cls.begin(game, number, options, players, seed)
         else:
             step, data = snapshot
-            match = cls(game, number, dict(options), list(players), seed, game.from_json(data), step)
+            match = cls(
+                game, number, dict(options), list(players), seed, game.from_json(data), step
+            )
         for logged in tail:
             match.apply(logged.actor, logged.action)
         return match

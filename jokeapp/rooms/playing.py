@@ -97,7 +97,9 @@ async def client_action(room: Room, command: cmd.ClientAction) -> None:
     if command.client_seq > expected:
         conn.send(error_frame("client_seq_gap", command.client_seq, {"expected": expected}))
         return
-    await _apply(room, player, command.action, auto=False, client_seq=command.client_seq, conn=conn, key=key)
+    await _apply(
+        room, player, command.action, auto=False, client_seq=command.client_seq, conn=conn, key=key
+    )
 
 
 async def _apply(
@@ -134,7 +136,13 @@ async def _apply(
         room.schedule()
         return False
     ack = (key, client_seq) if key is not None and client_seq is not None else None
-    room.publish(events, room_changed=room_changed or room.status != status_before, actor=player, auto=auto, ack=ack)
+    room.publish(
+        events,
+        room_changed=room_changed or room.status != status_before,
+        actor=player,
+        auto=auto,
+        ack=ack,
+    )
     room.schedule()
     return True
 

@@ -12,11 +12,19 @@ from jokeapp.rooms.room import Room
 from jokeapp.store.api import LoadedRoom, Store
 
 
-def restore_room(loaded: LoadedRoom, game: Game[Any], store: Store, clock: Clock, bot_delay: float) -> Room:
+def restore_room(
+    loaded: LoadedRoom, game: Game[Any], store: Store, clock: Clock, bot_delay: float
+) -> Room:
     row = loaded.room
     room = Room(
-        room_id=row.room_id, code=row.code, game=game, options=row.options, store=store,
-        clock=clock, bot_delay=bot_delay, created_at=row.created_at,
+        room_id=row.room_id,
+        code=row.code,
+        game=game,
+        options=row.options,
+        store=store,
+        clock=clock,
+        bot_delay=bot_delay,
+        created_at=row.created_at,
     )
     room.status = row.status
     if row.status == "finished":
@@ -27,8 +35,12 @@ def restore_room(loaded: LoadedRoom, game: Game[Any], store: Store, clock: Clock
     for seat_row in loaded.seats:
         # Nobody is connected to a server that just started: people get their grace from now.
         room.seats[seat_row.player_id] = Seat(
-            seat_row.player_id, seat_row.nickname, seat_row.token_key, seat_row.bot_policy,
-            connected=False, disconnected_at=now,
+            seat_row.player_id,
+            seat_row.nickname,
+            seat_row.token_key,
+            seat_row.bot_policy,
+            connected=False,
+            disconnected_at=now,
         )
     for spec_row in loaded.spectators:
         room.spectators[spec_row.token_key] = Spectator(spec_row.token_key, spec_row.nickname)
@@ -37,7 +49,9 @@ def restore_room(loaded: LoadedRoom, game: Game[Any], store: Store, clock: Clock
     if loaded.match is not None:
         m = loaded.match
         tail = [LoggedStep(a.actor, a.action, a.auto) for a in loaded.tail]
-        room.match = Match.restore(game, m.match, m.options, m.players, m.seed, loaded.snapshot, tail)
+        room.match = Match.restore(
+            game, m.match, m.options, m.players, m.seed, loaded.snapshot, tail
+        )
         if loaded.tail:
             room.match.steps = loaded.tail[-1].step
         if room.status == "playing" and not room.match.over:

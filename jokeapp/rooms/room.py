@@ -79,7 +79,9 @@ class Room:
     # ------------------------------------------------------------ the serialized task
 
     def start_task(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self._run(), name=f"room-{self.room_id}")
+        self._task = asyncio.get_running_loop().create_task(
+            self._run(), name=f"room-{self.room_id}"
+        )
 
     async def stop(self) -> None:
         self._cancel_timers()
@@ -175,8 +177,14 @@ class Room:
 
     def row(self) -> RoomRow:
         return RoomRow(
-            self.room_id, self.code, self.game.id, self.options, self.status, self.match_no,
-            self.host_id, self.created_at,
+            self.room_id,
+            self.code,
+            self.game.id,
+            self.options,
+            self.status,
+            self.match_no,
+            self.host_id,
+            self.created_at,
         )
 
     def is_away(self, seat: Seat) -> bool:
@@ -227,11 +235,13 @@ class Room:
         out = []
         for decision in self.book.decisions:
             when = self.book.deadline(decision, self.seats.get(decision.player))
-            out.append({
-                "player": decision.player,
-                "kind": decision.kind,
-                "deadline": None if when is None else int(when * 1000),
-            })
+            out.append(
+                {
+                    "player": decision.player,
+                    "kind": decision.kind,
+                    "deadline": None if when is None else int(when * 1000),
+                }
+            )
         return out
 
     def view_for(self, viewer: str | None) -> dict[str, Any] | None:
@@ -323,7 +333,14 @@ class Room:
         assert self.match is not None
         events = self.match.apply(actor, action)
         row = ActionRow(
-            self.room_id, self.match.number, self.match.steps, self.seq + 1, actor, action, auto, client_seq
+            self.room_id,
+            self.match.number,
+            self.match.steps,
+            self.seq + 1,
+            actor,
+            action,
+            auto,
+            client_seq,
         )
         try:
             await self.store.append_action(row)
@@ -345,7 +362,10 @@ class Room:
             await self.save_absence(actor)
             if self.match.steps % SNAPSHOT_EVERY == 0:
                 await self.store.save_snapshot(
-                    self.room_id, self.match.number, self.match.steps, self.game.to_json(self.match.state)
+                    self.room_id,
+                    self.match.number,
+                    self.match.steps,
+                    self.game.to_json(self.match.state),
                 )
             pause = presentation_pause(self.game, events)
             self.book.refresh(self.game.pending(self.match.state), actor, self.clock.now(), pause)
@@ -354,8 +374,13 @@ class Room:
     def absence_row(self, player: str) -> AbsenceRow:
         assert self.match is not None
         return AbsenceRow(
-            self.room_id, self.match.number, player, self.book.timeouts_in_row.get(player, 0),
-            self.afk_rounds.get(player, 0), self.afk_last_round.get(player), self.afk_offers.get(player),
+            self.room_id,
+            self.match.number,
+            player,
+            self.book.timeouts_in_row.get(player, 0),
+            self.afk_rounds.get(player, 0),
+            self.afk_last_round.get(player),
+            self.afk_offers.get(player),
         )
 
     async def save_absence(self, player: str) -> None:
@@ -363,7 +388,9 @@ class Room:
         if self.match is None:
             return
         row = self.absence_row(player)
-        if row == self._absence_saved.get(player, AbsenceRow(self.room_id, self.match.number, player)):
+        if row == self._absence_saved.get(
+            player, AbsenceRow(self.room_id, self.match.number, player)
+        ):
             return  # unchanged (most own actions): no write
         await self.store.save_absence(row)
         self._absence_saved[player] = row
@@ -395,7 +422,9 @@ class Room:
             return
         row, actions = stored
         steps = [LoggedStep(a.actor, a.action, a.auto) for a in actions]
-        self.match = Match.restore(self.game, row.match, row.options, row.players, row.seed, None, steps)
+        self.match = Match.restore(
+            self.game, row.match, row.options, row.players, row.seed, None, steps
+        )
         self.book.refresh(self.game.pending(self.match.state), None, self.clock.now())
 
     async def finish(self, *, abandoned: bool = False) -> None:
@@ -434,7 +463,8 @@ class Room:
             # a bot sits through the presentation pause too, then "thinks" for bot_delay
             delay = max(0.0, starts[player] - now) + self.bot_delay
             self._bots_waiting[player] = self.clock.call_later(
-                delay, lambda p=player: self.post(cmd.BotMove(p))  # type: ignore[misc]
+                delay,
+                lambda p=player: self.post(cmd.BotMove(p)),  # type: ignore[misc]
             )
 
     def _arm_away_check(self, now: float) -> None:
@@ -446,11 +476,17 @@ class Room:
         if grace is None:
             return
         ends = [
-            seat.disconnected_at + grace for seat in self.seats.values()
-            if not seat.bot and not seat.connected and seat.disconnected_at is not None and not self.is_away(seat)
+            seat.disconnected_at + grace
+            for seat in self.seats.values()
+            if not seat.bot
+            and not seat.connected
+            and seat.disconnected_at is not None
+            and not self.is_away(seat)
         ]
         if ends:
-            self._away_timer = self.clock.call_later(max(0.0, min(ends) - now), lambda: self.post(cmd.AwayCheck()))
+            self._away_timer = self.clock.call_later(
+                max(0.0, min(ends) - now), lambda: self.post(cmd.AwayCheck())
+            )
 
     def bot_done(self, player: str) -> None:
         self._bots_waiting.pop(player, None)

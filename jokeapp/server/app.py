@@ -52,7 +52,9 @@ def create_app(settings: Settings, clock: Clock | None = None) -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = await SqlStore.open(settings.db, schema=settings.db_schema)
         games = settings.games()  # looked up once: the catalogue is fixed for a server's life
-        manager = RoomManager(store, clock or RealClock(), bot_delay=settings.bot_delay, games=lambda: games)
+        manager = RoomManager(
+            store, clock or RealClock(), bot_delay=settings.bot_delay, games=lambda: games
+        )
         app.state.manager = manager
         app.state.settings = settings
         restored = await manager.restore_all()

@@ -19,13 +19,25 @@ WS_PING_TIMEOUT = 4.0  # seconds a pong may take before the connection counts as
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument("--db", default="var/joke.sqlite3", help="SQLite file path or postgresql:// URL")
+    parser.add_argument(
+        "--db", default="var/joke.sqlite3", help="SQLite file path or postgresql:// URL"
+    )
     parser.add_argument("--db-schema", default=None, help="PostgreSQL schema (default: public)")
-    parser.add_argument("--bot-delay", type=float, default=1.0, help="seconds a bot waits before acting")
-    parser.add_argument("--extra-game", action="append", default=[], help="module:ATTR of a test game")
-    parser.add_argument("--rate", type=float, default=20.0, help="WebSocket messages per second per connection")
-    parser.add_argument("--ws-ping", type=float, default=WS_PING_INTERVAL,
-                        help="seconds between WebSocket pings (a dead page is dropped ~4 s after a missed pong)")
+    parser.add_argument(
+        "--bot-delay", type=float, default=1.0, help="seconds a bot waits before acting"
+    )
+    parser.add_argument(
+        "--extra-game", action="append", default=[], help="module:ATTR of a test game"
+    )
+    parser.add_argument(
+        "--rate", type=float, default=20.0, help="WebSocket messages per second per connection"
+    )
+    parser.add_argument(
+        "--ws-ping",
+        type=float,
+        default=WS_PING_INTERVAL,
+        help="seconds between WebSocket pings (a dead page is dropped ~4 s after a missed pong)",
+    )
     parser.add_argument("--log-level", default="warning")
 
 
@@ -34,8 +46,12 @@ def main(args: argparse.Namespace) -> int:
     if "://" not in args.db and args.db != ":memory:":
         Path(args.db).expanduser().parent.mkdir(parents=True, exist_ok=True)
     settings = Settings(
-        db=args.db, db_schema=args.db_schema, bot_delay=args.bot_delay,
-        extra_games=tuple(args.extra_game), rate_per_second=args.rate, rate_burst=args.rate * 2,
+        db=args.db,
+        db_schema=args.db_schema,
+        bot_delay=args.bot_delay,
+        extra_games=tuple(args.extra_game),
+        rate_per_second=args.rate,
+        rate_burst=args.rate * 2,
     )
     uvicorn.run(
         create_app(settings),

@@ -26,6 +26,12 @@ async def index(request: Request) -> Response:
 
 
 def routes() -> list[BaseRoute]:
-    spa = [Route(path, index, methods=["GET"]) for path in ("/", "/r/{code}", "/replay/{room_id}", "/games/{rest:path}")]
+    spa = [
+        Route(path, index, methods=["GET"])
+        for path in ("/", "/r/{code}", "/replay/{room_id}", "/games/{rest:path}")
+    ]
     assets = APP_DIR / "assets"
-    return [*spa, Mount("/assets", app=StaticFiles(directory=str(assets), check_dir=False), name="assets")]
+    return [
+        *spa,
+        Mount("/assets", app=StaticFiles(directory=str(assets), check_dir=False), name="assets"),
+    ]

@@ -10,7 +10,9 @@ from jokeapp.games import GAME_IDS, get_game
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", type=argparse.FileType("r", encoding="utf-8"), help="records, one JSON per line")
+    parser.add_argument(
+        "file", type=argparse.FileType("r", encoding="utf-8"), help="records, one JSON per line"
+    )
 
 
 def check_line(number: int, line: str) -> list[str]:

@@ -55,7 +55,9 @@ class MemoryStore:
             raise StoreError(f"duplicate step {row.step}")
         log.append(copy.deepcopy(row))
 
-    async def save_snapshot(self, room_id: str, match: int, step: int, state: dict[str, Any]) -> None:
+    async def save_snapshot(
+        self, room_id: str, match: int, step: int, state: dict[str, Any]
+    ) -> None:
         self.snapshots[(room_id, match)] = (step, copy.deepcopy(state))
 
     async def save_absence(self, row: AbsenceRow) -> None:
@@ -89,8 +91,14 @@ class MemoryStore:
         loaded.last_seq = max((a.seq for a in log), default=0)
         for a in log:
             if a.client_seq is not None:
-                loaded.last_client_seq[a.actor] = max(loaded.last_client_seq.get(a.actor, 0), a.client_seq)
-        loaded.absences = [copy.deepcopy(a) for (r, m, _), a in self.absences.items() if r == rid and m == room.match]
+                loaded.last_client_seq[a.actor] = max(
+                    loaded.last_client_seq.get(a.actor, 0), a.client_seq
+                )
+        loaded.absences = [
+            copy.deepcopy(a)
+            for (r, m, _), a in self.absences.items()
+            if r == rid and m == room.match
+        ]
         return loaded
 
     async def unfinished_room_ids(self) -> list[str]:
@@ -100,7 +108,9 @@ class MemoryStore:
         row = self.matches.get((room_id, match))
         if row is None:
             return None
-        return copy.deepcopy(row), [copy.deepcopy(a) for a in self.actions.get((room_id, match), [])]
+        return copy.deepcopy(row), [
+            copy.deepcopy(a) for a in self.actions.get((room_id, match), [])
+        ]
 
     async def close(self) -> None:
         return None

@@ -75,7 +75,9 @@ class SqlStore:
             event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         store = cls(engine)
         await store.migrate()
-        store._writer = asyncio.get_running_loop().create_task(store._write_loop(), name="store-writer")
+        store._writer = asyncio.get_running_loop().create_task(
+            store._write_loop(), name="store-writer"
+        )
         return store
 
     async def migrate(self) -> None:
@@ -162,61 +164,114 @@ class SqlStore:
                 t.seats.c.room_id == sa.bindparam("rid"), t.seats.c.player_id == sa.bindparam("pid")
             ),
             "unwatch": t.spectators.delete().where(
-                t.spectators.c.room_id == sa.bindparam("rid"), t.spectators.c.token_key == sa.bindparam("key")
+                t.spectators.c.room_id == sa.bindparam("rid"),
+                t.spectators.c.token_key == sa.bindparam("key"),
             ),
         }
 
     # ------------------------------------------------------------ writes
 
     async def save_room(self, row: RoomRow) -> None:
-        await self._write(self._stmts["room"], {
-            "room_id": row.room_id, "code": row.code, "game": row.game, "options": _dumps(row.options),
-            "status": row.status, "match": row.match, "host_id": row.host_id, "created_at": row.created_at,
-        })
+        await self._write(
+            self._stmts["room"],
+            {
+                "room_id": row.room_id,
+                "code": row.code,
+                "game": row.game,
+                "options": _dumps(row.options),
+                "status": row.status,
+                "match": row.match,
+                "host_id": row.host_id,
+                "created_at": row.created_at,
+            },
+        )
 
     async def save_seat(self, row: SeatRow) -> None:
-        await self._write(self._stmts["seat"], {
-            "room_id": row.room_id, "player_id": row.player_id, "nickname": row.nickname,
-            "token_key": row.token_key, "bot_policy": row.bot_policy,
-        })
+        await self._write(
+            self._stmts["seat"],
+            {
+                "room_id": row.room_id,
+                "player_id": row.player_id,
+                "nickname": row.nickname,
+                "token_key": row.token_key,
+                "bot_policy": row.bot_policy,
+            },
+        )
 
     async def delete_seat(self, room_id: str, player_id: str) -> None:
         await self._write(self._stmts["unseat"], {"rid": room_id, "pid": player_id})
 
     async def save_spectator(self, row: SpectatorRow) -> None:
-        await self._write(self._stmts["spectator"], {
-            "room_id": row.room_id, "token_key": row.token_key, "nickname": row.nickname,
-        })
+        await self._write(
+            self._stmts["spectator"],
+            {
+                "room_id": row.room_id,
+                "token_key": row.token_key,
+                "nickname": row.nickname,
+            },
+        )
 
     async def delete_spectator(self, room_id: str, token_key: str) -> None:
         await self._write(self._stmts["unwatch"], {"rid": room_id, "key": token_key})
 
     async def begin_match(self, row: MatchRow) -> None:
-        await self._write(self._stmts["match"], {
-            "room_id": row.room_id, "match": row.match, "seed": row.seed,
-            "players": _dumps(row.players), "options": _dumps(row.options),
-        })
+        await self._write(
+            self._stmts["match"],
+            {
+                "room_id": row.room_id,
+                "match": row.match,
+                "seed": row.seed,
+                "players": _dumps(row.players),
+                "options": _dumps(row.options),
+            },
+        )
 
     async def append_action(self, row: ActionRow) -> None:
-        await self._write(self._stmts["action"], {
-            "room_id": row.room_id, "match": row.match, "step": row.step, "seq": row.seq, "actor": row.actor,
-            "action": _dumps(row.action), "auto": row.auto, "client_seq": row.client_seq,
-        })
+        await self._write(
+            self._stmts["action"],
+            {
+                "room_id": row.room_id,
+                "match": row.match,
+                "step": row.step,
+                "seq": row.seq,
+                "actor": row.actor,
+                "action": _dumps(row.action),
+                "auto": row.auto,
+                "client_seq": row.client_seq,
+            },
+        )
 
-    async def save_snapshot(self, room_id: str, match: int, step: int, state: dict[str, Any]) -> None:
-        await self._write(self._stmts["snapshot"], {
-            "room_id": room_id, "match": match, "step": step, "state": _dumps(state),
-        })
+    async def save_snapshot(
+        self, room_id: str, match: int, step: int, state: dict[str, Any]
+    ) -> None:
+        await self._write(
+            self._stmts["snapshot"],
+            {
+                "room_id": room_id,
+                "match": match,
+                "step": step,
+                "state": _dumps(state),
+            },
+        )
 
     async def save_absence(self, row: AbsenceRow) -> None:
-        await self._write(self._stmts["absence"], {
-            "room_id": row.room_id, "match": row.match, "player_id": row.player_id,
-            "timeouts_in_row": row.timeouts_in_row, "absent_rounds": row.absent_rounds,
-            "last_absent_round": row.last_absent_round, "offer": row.offer,
-        })
+        await self._write(
+            self._stmts["absence"],
+            {
+                "room_id": row.room_id,
+                "match": row.match,
+                "player_id": row.player_id,
+                "timeouts_in_row": row.timeouts_in_row,
+                "absent_rounds": row.absent_rounds,
+                "last_absent_round": row.last_absent_round,
+                "offer": row.offer,
+            },
+        )
 
     async def finish_match(self, room_id: str, match: int, result: dict[str, Any]) -> None:
-        await self._write(self._stmts["result"], {"room_id": room_id, "match": match, "result": _dumps(result)})
+        await self._write(
+            self._stmts["result"], {"room_id": room_id, "match": match, "result": _dumps(result)}
+        )
 
     # ------------------------------------------------------------ reads
 
@@ -227,26 +282,43 @@ class SqlStore:
 
     async def unfinished_room_ids(self) -> list[str]:
         async with self.engine.connect() as conn:
-            rows = await conn.execute(sa.select(t.rooms.c.room_id).where(t.rooms.c.status != "finished"))
+            rows = await conn.execute(
+                sa.select(t.rooms.c.room_id).where(t.rooms.c.status != "finished")
+            )
             return [r[0] for r in rows]
 
     async def load_room(self, ref: str) -> LoadedRoom | None:
         async with self.engine.connect() as conn:
             room_row = (
-                await conn.execute(sa.select(t.rooms).where(sa.or_(t.rooms.c.room_id == ref, t.rooms.c.code == ref)))
+                await conn.execute(
+                    sa.select(t.rooms).where(
+                        sa.or_(t.rooms.c.room_id == ref, t.rooms.c.code == ref)
+                    )
+                )
             ).first()
             if room_row is None:
                 return None
             room = RoomRow(
-                room_row.room_id, room_row.code, room_row.game, json.loads(room_row.options),
-                room_row.status, room_row.match, room_row.host_id, room_row.created_at,
+                room_row.room_id,
+                room_row.code,
+                room_row.game,
+                json.loads(room_row.options),
+                room_row.status,
+                room_row.match,
+                room_row.host_id,
+                room_row.created_at,
             )
             rid = room.room_id
             seat_rows = await conn.execute(sa.select(t.seats).where(t.seats.c.room_id == rid))
-            spec_rows = await conn.execute(sa.select(t.spectators).where(t.spectators.c.room_id == rid))
+            spec_rows = await conn.execute(
+                sa.select(t.spectators).where(t.spectators.c.room_id == rid)
+            )
             loaded = LoadedRoom(
                 room=room,
-                seats=[SeatRow(rid, s.player_id, s.nickname, s.token_key, s.bot_policy) for s in seat_rows],
+                seats=[
+                    SeatRow(rid, s.player_id, s.nickname, s.token_key, s.bot_policy)
+                    for s in seat_rows
+                ],
                 spectators=[SpectatorRow(rid, s.token_key, s.nickname) for s in spec_rows],
             )
             match = await self._match_row(conn, rid, room.match)
@@ -279,12 +351,24 @@ class SqlStore:
                 .where(t.actions.c.room_id == rid, t.actions.c.match == room.match)
                 .group_by(t.actions.c.actor)
             )
-            loaded.last_client_seq = {actor: int(value) for actor, value in per_actor if value is not None}
+            loaded.last_client_seq = {
+                actor: int(value) for actor, value in per_actor if value is not None
+            }
             absent = await conn.execute(
-                sa.select(t.absences).where(t.absences.c.room_id == rid, t.absences.c.match == room.match)
+                sa.select(t.absences).where(
+                    t.absences.c.room_id == rid, t.absences.c.match == room.match
+                )
             )
             loaded.absences = [
-                AbsenceRow(rid, a.match, a.player_id, a.timeouts_in_row, a.absent_rounds, a.last_absent_round, a.offer)
+                AbsenceRow(
+                    rid,
+                    a.match,
+                    a.player_id,
+                    a.timeouts_in_row,
+                    a.absent_rounds,
+                    a.last_absent_round,
+                    a.offer,
+                )
                 for a in absent
             ]
             return loaded
@@ -298,26 +382,49 @@ class SqlStore:
 
     async def _match_row(self, conn: AsyncConnection, room_id: str, match: int) -> MatchRow | None:
         found = (
-            await conn.execute(sa.select(t.matches).where(t.matches.c.room_id == room_id, t.matches.c.match == match))
+            await conn.execute(
+                sa.select(t.matches).where(
+                    t.matches.c.room_id == room_id, t.matches.c.match == match
+                )
+            )
         ).first()
         if found is None:
             return None
         result = await conn.scalar(
-            sa.select(t.results.c.result).where(t.results.c.room_id == room_id, t.results.c.match == match)
+            sa.select(t.results.c.result).where(
+                t.results.c.room_id == room_id, t.results.c.match == match
+            )
         )
         return MatchRow(
-            room_id, match, int(found.seed), json.loads(found.players), json.loads(found.options),
+            room_id,
+            match,
+            int(found.seed),
+            json.loads(found.players),
+            json.loads(found.options),
             json.loads(result) if result is not None else None,
         )
 
-    async def _actions(self, conn: AsyncConnection, room_id: str, match: int, after: int) -> list[ActionRow]:
+    async def _actions(
+        self, conn: AsyncConnection, room_id: str, match: int, after: int
+    ) -> list[ActionRow]:
         rows = await conn.execute(
             sa.select(t.actions)
-            .where(t.actions.c.room_id == room_id, t.actions.c.match == match, t.actions.c.step > after)
+            .where(
+                t.actions.c.room_id == room_id, t.actions.c.match == match, t.actions.c.step > after
+            )
             .order_by(t.actions.c.step)
         )
         return [
-            ActionRow(room_id, match, r.step, r.seq, r.actor, json.loads(r.action), bool(r.auto), r.client_seq)
+            ActionRow(
+                room_id,
+                match,
+                r.step,
+                r.seq,
+                r.actor,
+                json.loads(r.action),
+                bool(r.auto),
+                r.client_seq,
+            )
             for r in rows
         ]
 

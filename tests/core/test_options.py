@@ -28,7 +28,11 @@ SPECS = (
 
 
 def test_defaults_are_filled_in() -> None:
-    assert resolve_options(SPECS, {"rounds": 5}) == {"rounds": 5, "revolution": True, "turnSeconds": 30}
+    assert resolve_options(SPECS, {"rounds": 5}) == {
+        "rounds": 5,
+        "revolution": True,
+        "turnSeconds": 30,
+    }
 
 
 def test_unknown_key_names_the_key_and_the_known_keys() -> None:

@@ -8,7 +8,17 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2] / "jokeapp"
 PURE = sorted([*(ROOT / "core").rglob("*.py"), *(ROOT / "games").rglob("*.py")])
-FORBIDDEN = {"random", "time", "datetime", "os", "socket", "asyncio", "subprocess", "secrets", "uuid"}
+FORBIDDEN = {
+    "random",
+    "time",
+    "datetime",
+    "os",
+    "socket",
+    "asyncio",
+    "subprocess",
+    "secrets",
+    "uuid",
+}
 
 
 def _imports(path: Path) -> set[str]:
@@ -32,5 +42,9 @@ def test_pure_modules_import_only_the_standard_library(path: Path) -> None:
 @pytest.mark.parametrize("path", PURE, ids=lambda p: str(p.relative_to(ROOT)))
 def test_pure_modules_do_not_open_files(path: Path) -> None:
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    calls = {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+    calls = {
+        n.func.id
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+    }
     assert "open" not in calls and "print" not in calls and "input" not in calls

@@ -68,33 +68,59 @@ def test_bot_decides_only_on_what_its_player_may_see(name: str) -> None:
 
 
 def test_heuristic_sheds_the_worst_whole_set_on_a_lead() -> None:
-    hands = {"a": [*cards(2, 7, 7, 11, 11, 11), J1], "b": cards(12), "c": cards(11), "d": cards(10), "e": cards(9)}
+    hands = {
+        "a": [*cards(2, 7, 7, 11, 11, 11), J1],
+        "b": cards(12),
+        "c": cards(11),
+        "d": cards(10),
+        "e": cards(9),
+    }
     state = position(hands, current="a")
-    assert ask(GAME, "heuristic", state, "a", Rng.from_seed(0)) == {"type": "play", "cardIds": cards(11, 11, 11)}
+    assert ask(GAME, "heuristic", state, "a", Rng.from_seed(0)) == {
+        "type": "play",
+        "cardIds": cards(11, 11, 11),
+    }
 
 
 def test_heuristic_empties_its_hand_in_one_set_when_it_can() -> None:
     hands = {"a": [*cards(6, 6), J1], "b": cards(12), "c": cards(11), "d": cards(10), "e": cards(9)}
     state = position(hands, current="a")
-    assert ask(GAME, "heuristic", state, "a", Rng.from_seed(0)) == {"type": "play", "cardIds": [*cards(6, 6), J1]}
+    assert ask(GAME, "heuristic", state, "a", Rng.from_seed(0)) == {
+        "type": "play",
+        "cardIds": [*cards(6, 6), J1],
+    }
 
 
 def test_heuristic_follows_with_the_worst_beating_set_and_keeps_jesters_and_low_cards() -> None:
     hand = [*cards(2, 2, 5, 5, 5, 7, 7, 10, 10, 11, 11, 11), J1, J2]
     hands = {"a": cards(12, 12), "b": hand, "c": cards(11), "d": cards(10), "e": cards(9)}
     state = position(hands, trick=top("a", *cards(9, 9), rank=9), current="b")
-    assert ask(GAME, "heuristic", state, "b", Rng.from_seed(0)) == {"type": "play", "cardIds": cards(7, 7)}
+    assert ask(GAME, "heuristic", state, "b", Rng.from_seed(0)) == {
+        "type": "play",
+        "cardIds": cards(7, 7),
+    }
     state = position(hands, trick=top("a", *cards(3, 3), rank=3), current="b")
     assert ask(GAME, "heuristic", state, "b", Rng.from_seed(0)) == {"type": "pass"}
 
 
 def test_heuristic_returns_the_worst_cards_and_revolts_when_it_pays() -> None:
-    hands = {"a": [*cards(1, 3, 12, 12)], "b": cards(12), "c": cards(11), "d": cards(10), "e": [*cards(9), J1, J2]}
-    owed = {"a": {"to": "e", "count": 2, "done": False}, "b": {"to": "d", "count": 1, "done": False}}
+    hands = {
+        "a": [*cards(1, 3, 12, 12)],
+        "b": cards(12),
+        "c": cards(11),
+        "d": cards(10),
+        "e": [*cards(9), J1, J2],
+    }
+    owed = {
+        "a": {"to": "e", "count": 2, "done": False},
+        "b": {"to": "d", "count": 1, "done": False},
+    }
     state = position(hands, phase={"kind": "taxReturn", "owed": owed})
     action = ask(GAME, "heuristic", state, "a", Rng.from_seed(0))
     assert sorted(action["cardIds"]) == cards(12, 12)
-    check = position(hands, phase={"kind": "revolutionCheck", "confirmed": dict.fromkeys(FIVE, False)})
+    check = position(
+        hands, phase={"kind": "revolutionCheck", "confirmed": dict.fromkeys(FIVE, False)}
+    )
     assert ask(GAME, "heuristic", check, "e", Rng.from_seed(0))["declareRevolution"] is True
     top_holder = position({**hands, "a": [*cards(1), J1, J2], "e": cards(9)}, phase=check_phase())
     assert ask(GAME, "heuristic", top_holder, "a", Rng.from_seed(0))["declareRevolution"] is False

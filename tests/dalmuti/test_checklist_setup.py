@@ -74,7 +74,9 @@ def test_first_rank_draw_ties_redraw_among_the_tied_until_order_is_settled() -> 
         for player, numbers in draws.items():
             if len(numbers) > 1:
                 ties_seen += 1
-                tied = [q for q in SIX if q != player and draws[q][: len(numbers) - 1] == numbers[:-1]]
+                tied = [
+                    q for q in SIX if q != player and draws[q][: len(numbers) - 1] == numbers[:-1]
+                ]
                 assert tied, "only the tied players draw again"
             else:
                 others = [q for q in SIX if q != player]
@@ -93,7 +95,13 @@ def test_first_rank_random_shuffles_players_and_draws_nothing() -> None:
 def test_tax_jester_not_taxable_gives_3_3() -> None:
     state = tax_position([J1, J2, *cards(3, 3, 7)], jester_taxable=False)
     events = GAME.apply(state, "e", {"type": "confirmHand", "declareRevolution": False})
-    assert events[0] == {"type": "taxPaid", "from": "e", "to": "a", "count": 2, "cardIds": cards(3, 3)}
+    assert events[0] == {
+        "type": "taxPaid",
+        "from": "e",
+        "to": "a",
+        "count": 2,
+        "cardIds": cards(3, 3),
+    }
     assert events[1] == {"type": "taxPaid", "from": "d", "to": "b", "count": 1, "cardIds": cards(8)}
     assert hand_ids(state, "e") == [card(7), J1, J2]
     assert hand_ids(state, "a") == [*cards(3, 3), *cards(12, 12)]
@@ -114,14 +122,19 @@ def test_tax_same_number_ties_go_by_card_id() -> None:
 
 def test_tax_with_four_players_only_the_two_pairs() -> None:
     hands = {"a": cards(12), "b": cards(11), "c": cards(2, 10), "d": cards(1, 9)}
-    state = position(hands, options={"revolution": False}, phase={"kind": "revolutionCheck", "confirmed": {}})
+    state = position(
+        hands, options={"revolution": False}, phase={"kind": "revolutionCheck", "confirmed": {}}
+    )
     from jokeapp.games.dalmuti.tax import collect_tax
 
     events = collect_tax(state)
     assert [(e["from"], e["to"], e["count"]) for e in events] == [("d", "a", 2), ("c", "b", 1)]
     assert GAME.to_json(state)["phase"] == {
         "kind": "taxReturn",
-        "owed": {"a": {"to": "d", "count": 2, "done": False}, "b": {"to": "c", "count": 1, "done": False}},
+        "owed": {
+            "a": {"to": "d", "count": 2, "done": False},
+            "b": {"to": "c", "count": 1, "done": False},
+        },
     }
 
 
@@ -137,7 +150,9 @@ def test_tax_applied_at_once_when_revolution_is_off() -> None:
 def test_tax_return_may_give_back_just_received_cards() -> None:
     state = return_position()
     events = GAME.apply(state, "a", {"type": "returnTax", "cardIds": cards(1, 3)})
-    assert events == [{"type": "taxReturned", "from": "a", "to": "e", "count": 2, "cardIds": cards(1, 3)}]
+    assert events == [
+        {"type": "taxReturned", "from": "a", "to": "e", "count": 2, "cardIds": cards(1, 3)}
+    ]
     assert sorted(hand_ids(state, "e")) == sorted([J1, *cards(1, 3, 7)])
     assert GAME.to_json(state)["phase"]["kind"] == "taxReturn"  # b still owes a card
     GAME.apply(state, "b", {"type": "returnTax", "cardIds": cards(8)})
@@ -149,7 +164,9 @@ def test_tax_return_wrong_count_rejected() -> None:
     state = return_position()
     err = rejected(state, "a", {"type": "returnTax", "cardIds": cards(1)}, "wrong_return_count")
     assert err.message == "돌려줄 카드 2장을 골라 주세요."
-    rejected(state, "b", {"type": "returnTax", "cardIds": [card(8), card(11)]}, "wrong_return_count")
+    rejected(
+        state, "b", {"type": "returnTax", "cardIds": [card(8), card(11)]}, "wrong_return_count"
+    )
     rejected(state, "b", {"type": "returnTax", "cardIds": []}, "wrong_return_count")
 
 
@@ -184,7 +201,13 @@ def test_great_revolution_by_last_rank_reverses_order_and_new_first_leads() -> N
     assert data["revolutionBy"] == "e"
     assert data["current"] == "e" and data["taxLog"] == []
     assert GAME.pending(state)[0].player == "e"
-    assert GAME.view(state, "a")["titles"] == {"e": "대왕", "d": "소왕", "c": "평민", "b": "소농노", "a": "대농노"}
+    assert GAME.view(state, "a")["titles"] == {
+        "e": "대왕",
+        "d": "소왕",
+        "c": "평민",
+        "b": "소농노",
+        "a": "대농노",
+    }
     # turn order is reversed too: after e comes d
     GAME.apply(state, "e", {"type": "play", "cardIds": [card(8)]})
     assert GAME.to_json(state)["current"] == "d"
@@ -214,7 +237,9 @@ def test_revolution_check_looks_the_same_with_or_without_a_jester_pair() -> None
     hands = {p: cards(4 + i, 4 + i) for i, p in enumerate(FIVE)}
     hands["c"] += [J1]
     hands["d"] += [J2]
-    without = position(hands, phase={"kind": "revolutionCheck", "confirmed": dict.fromkeys(FIVE, False)})
+    without = position(
+        hands, phase={"kind": "revolutionCheck", "confirmed": dict.fromkeys(FIVE, False)}
+    )
     for viewer in ["a", "b", "d", "e", None]:
         seen_with, seen_without = GAME.view(with_pair, viewer), GAME.view(without, viewer)
         assert seen_with.keys() == seen_without.keys()
@@ -231,4 +256,10 @@ def test_can_declare_revolution_only_in_the_holders_own_view() -> None:
     for viewer in ["a", "b", "d", "e", None]:
         assert "canDeclareRevolution" not in GAME.view(state, viewer)
     GAME.apply(state, "a", {"type": "confirmHand"})
-    assert GAME.view(state, "b")["phase"]["confirmed"] == {"a": True, "b": False, "c": False, "d": False, "e": False}
+    assert GAME.view(state, "b")["phase"]["confirmed"] == {
+        "a": True,
+        "b": False,
+        "c": False,
+        "d": False,
+        "e": False,
+    }

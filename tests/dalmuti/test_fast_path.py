@@ -46,7 +46,11 @@ def outcome(run: Any, state: DalmutiState, actor: Any, action: Any) -> tuple[str
     try:
         return "events", run(state, actor, copy.deepcopy(action))
     except Exception as exc:  # noqa: BLE001 - any refusal, typed or not, must match
-        return "refused", (type(exc).__name__, getattr(exc, "code", None), getattr(exc, "message", str(exc)))
+        return "refused", (
+            type(exc).__name__,
+            getattr(exc, "code", None),
+            getattr(exc, "message", str(exc)),
+        )
 
 
 def checked_apply(state: DalmutiState, actor: Any, action: Any) -> Any:
@@ -65,11 +69,17 @@ def compare(state: DalmutiState, actor: Any, action: Any, tally: Tally) -> None:
     except Exception as exc:  # noqa: BLE001
         tally.fast_refused += 1
         tally.codes.add(str(getattr(exc, "code", type(exc).__name__)))
-        assert GAME.to_json(alone) == before, ("the fast path refused but changed the state", action)
+        assert GAME.to_json(alone) == before, (
+            "the fast path refused but changed the state",
+            action,
+        )
     else:
         if answered is None:
             tally.fast_declined += 1
-            assert GAME.to_json(alone) == before, ("the fast path declined but changed the state", action)
+            assert GAME.to_json(alone) == before, (
+                "the fast path declined but changed the state",
+                action,
+            )
         else:
             tally.fast_accepted += 1
     # The game's apply (fast path first) against the fully checked path.
@@ -146,7 +156,11 @@ def walk(options: dict[str, Any], players: list[str], seed: int, every: int, tal
             for actor, action in candidates(state, rng):
                 compare(state, actor, action, tally)
         player = GAME.pending(state)[0].player
-        action = GAME.on_timeout(state, player) if rng.below(10) == 0 else ask(GAME, "random", state, player, rng)
+        action = (
+            GAME.on_timeout(state, player)
+            if rng.below(10) == 0
+            else ask(GAME, "random", state, player, rng)
+        )
         GAME.apply(state, player, action)
         steps += 1
     for actor in [state.current, "nobody"]:  # a finished game refuses alike on both paths
@@ -171,5 +185,11 @@ def test_fast_and_checked_paths_agree_over_seeds_with_random_options() -> None:
         players = [f"p{i}" for i in range(1, 4 + pick.below(5) + 1)]
         walk(options, players, seed, every=5, tally=tally)
     # The fast path's own refusals cover the card and set checks it runs itself.
-    assert {"not_in_hand", "duplicate_card", "unknown_card", "mixed_numbers", "empty_play"} <= tally.codes
+    assert {
+        "not_in_hand",
+        "duplicate_card",
+        "unknown_card",
+        "mixed_numbers",
+        "empty_play",
+    } <= tally.codes
     assert tally.fast_accepted > 200 and tally.fast_declined > 200

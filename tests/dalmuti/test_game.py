@@ -20,7 +20,12 @@ TRADEMARKS = ("달무티", "부루마불", "모두의마블", "Monopoly", "황�
 def test_registered_with_its_display_name() -> None:
     game = get_game("dalmuti")
     assert game is GAME
-    assert (game.id, game.title, game.min_players, game.max_players) == ("dalmuti", "신분 카드 게임", 4, 8)
+    assert (game.id, game.title, game.min_players, game.max_players) == (
+        "dalmuti",
+        "신분 카드 게임",
+        4,
+        8,
+    )
     assert list(game.bots) == ["random", "easy", "normal", "hard"]
     assert game.bots["heuristic"] is game.bots["normal"]  # the old name, kept for stored rooms
 
@@ -42,7 +47,9 @@ def test_options_table_and_defaults() -> None:
     assert all(spec.label and not spec.label.isascii() for spec in GAME.options)
 
 
-@pytest.mark.parametrize("given", [{"rounds": 2}, {"revolution": "on"}, {"scoring": "points"}, {"speed": 1}])
+@pytest.mark.parametrize(
+    "given", [{"rounds": 2}, {"revolution": "on"}, {"scoring": "points"}, {"speed": 1}]
+)
 def test_bad_options_are_refused(given: dict[str, Any]) -> None:
     with pytest.raises(InvalidOptions):
         GAME.start(given, FIVE, seed=1)
@@ -72,7 +79,11 @@ def test_no_trademark_in_any_player_facing_text() -> None:
     while not GAME.is_over(state):
         player = GAME.pending(state)[0].player
         texts.append(json.dumps(GAME.view(state, player), ensure_ascii=False))
-        for bad in ({"type": "pass"}, {"type": "play", "cardIds": ["01-01", "01-01"]}, {"type": "x"}):
+        for bad in (
+            {"type": "pass"},
+            {"type": "play", "cardIds": ["01-01", "01-01"]},
+            {"type": "x"},
+        ):
             try:
                 GAME.apply(GAME.from_json(GAME.to_json(state)), "e", bad)
             except IllegalAction as err:
@@ -108,14 +119,19 @@ def test_malformed_or_misplaced_actions_are_refused_without_change(action: Any) 
 
 
 def test_confirm_with_non_boolean_flag_is_malformed() -> None:
-    state = position({p: cards(9) for p in FIVE}, phase={"kind": "revolutionCheck", "confirmed": dict.fromkeys(FIVE, False)})
+    state = position(
+        {p: cards(9) for p in FIVE},
+        phase={"kind": "revolutionCheck", "confirmed": dict.fromkeys(FIVE, False)},
+    )
     with pytest.raises(IllegalAction) as err:
         GAME.apply(state, "a", {"type": "confirmHand", "declareRevolution": 1})
     assert err.value.code == "malformed_action"
 
 
 def test_nothing_is_accepted_after_the_game_is_over() -> None:
-    state = position({p: cards(9) for p in FIVE}, phase={"kind": "finished"}, roundResults=[{"order": FIVE}])
+    state = position(
+        {p: cards(9) for p in FIVE}, phase={"kind": "finished"}, roundResults=[{"order": FIVE}]
+    )
     with pytest.raises(IllegalAction) as err:
         GAME.apply(state, "a", {"type": "play", "cardIds": cards(9)})
     assert err.value.code == "game_over"
@@ -125,7 +141,13 @@ def test_nothing_is_accepted_after_the_game_is_over() -> None:
 
 
 def test_view_shows_own_hand_counts_trick_and_turn() -> None:
-    hands = {"a": cards(12, 12), "b": [*cards(4, 6), J1], "c": cards(11), "d": cards(10), "e": cards(9, 9)}
+    hands = {
+        "a": cards(12, 12),
+        "b": [*cards(4, 6), J1],
+        "c": cards(11),
+        "d": cards(10),
+        "e": cards(9, 9),
+    }
     state = position(hands, trick=top("a", card(12, 3), rank=12), current="b")
     seen = GAME.view(state, "b")
     assert seen["hand"] == [{"id": card(4), "n": 4}, {"id": card(6), "n": 6}, {"id": J1, "n": 13}]
@@ -139,24 +161,36 @@ def test_view_shows_own_hand_counts_trick_and_turn() -> None:
 
 
 def test_legal_actions_on_a_follow_list_every_distinct_answer_and_pass() -> None:
-    hands = {"a": cards(12), "b": [*cards(4, 4, 6, 9), J1], "c": cards(11), "d": cards(10), "e": cards(9)}
+    hands = {
+        "a": cards(12),
+        "b": [*cards(4, 4, 6, 9), J1],
+        "c": cards(11),
+        "d": cards(10),
+        "e": cards(9),
+    }
     state = position(hands, trick=top("a", *cards(8, 8), rank=8), current="b")
     listed = GAME.legal_actions(state, "b")
     assert {"type": "pass"} in listed
     plays = sorted(sorted(a["cardIds"]) for a in listed if a["type"] == "play")
-    assert plays == sorted(
-        [sorted(cards(4, 4)), sorted([card(4), J1]), sorted([card(6), J1])]
-    )
+    assert plays == sorted([sorted(cards(4, 4)), sorted([card(4), J1]), sorted([card(6), J1])])
     assert GAME.legal_actions(state, "c") == []
 
 
 def test_legal_actions_on_a_lead_and_in_the_check_phases() -> None:
-    hands = {"a": [*cards(3, 3), J1, J2], "b": cards(12), "c": cards(11), "d": cards(10), "e": cards(9)}
+    hands = {
+        "a": [*cards(3, 3), J1, J2],
+        "b": cards(12),
+        "c": cards(11),
+        "d": cards(10),
+        "e": cards(9),
+    }
     state = position(hands, current="a")
     listed = GAME.legal_actions(state, "a")
     # 3x1, 3x2, each with 0..2 jesters, and 1 or 2 jesters alone; no pass on a lead
     assert len(listed) == 2 * 3 + 2 and {"type": "pass"} not in listed
-    check = position(hands, phase={"kind": "revolutionCheck", "confirmed": dict.fromkeys(hands, False)})
+    check = position(
+        hands, phase={"kind": "revolutionCheck", "confirmed": dict.fromkeys(hands, False)}
+    )
     assert GAME.legal_actions(check, "a") == [
         {"type": "confirmHand", "declareRevolution": False},
         {"type": "confirmHand", "declareRevolution": True},

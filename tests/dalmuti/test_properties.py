@@ -121,7 +121,9 @@ def foreign_cards(state: DalmutiState, viewer: str | None) -> set[str]:
     }
 
 
-def assert_no_leaks(state: DalmutiState, actor: str, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
+def assert_no_leaks(
+    state: DalmutiState, actor: str, action: dict[str, Any], events: list[dict[str, Any]]
+) -> None:
     for viewer in [*state.players, None]:
         seen = GAME.view(state, viewer)
         assert not ids_in(seen) & foreign_cards(state, viewer)
@@ -129,7 +131,10 @@ def assert_no_leaks(state: DalmutiState, actor: str, action: dict[str, Any], eve
         for event in events:
             copy = GAME.redact_event(event, viewer)
             assert copy is not None
-            if event["type"] in ("taxPaid", "taxReturned") and viewer not in (event["from"], event["to"]):
+            if event["type"] in ("taxPaid", "taxReturned") and viewer not in (
+                event["from"],
+                event["to"],
+            ):
                 assert not ids_in(copy)
             elif event["type"] not in ("played", "taxPaid", "taxReturned"):
                 assert not ids_in(copy), event
@@ -149,7 +154,9 @@ def test_no_view_or_redacted_event_shows_another_players_cards(
     play(options, players, seed, bot, assert_no_leaks)
 
 
-def assert_round_trip(state: DalmutiState, _actor: str, _action: Any, events: list[dict[str, Any]]) -> None:
+def assert_round_trip(
+    state: DalmutiState, _actor: str, _action: Any, events: list[dict[str, Any]]
+) -> None:
     assert json.loads(json.dumps(events)) == events
     data = GAME.to_json(state)
     assert json.loads(json.dumps(data)) == data
@@ -210,7 +217,10 @@ def test_illegal_actions_change_nothing_and_legal_ones_match_legal_actions(
                 refused += 1
                 assert err.message and err.code
                 assert GAME.to_json(copy) == before
-                assert not any(same_action(action, known, hand) for known in legal), (action, err.code)
+                assert not any(same_action(action, known, hand) for known in legal), (
+                    action,
+                    err.code,
+                )
             else:
                 assert any(same_action(action, known, hand) for known in legal), action
 

@@ -48,7 +48,9 @@ def every_draw(state: DalmutiState, player: str) -> list[str]:
     if not probe.asked:
         return [canonical(first)]
     assert len(probe.asked) == 1
-    return [canonical(ask(GAME, "random", state, player, FixedDraw(v))) for v in range(probe.asked[0])]
+    return [
+        canonical(ask(GAME, "random", state, player, FixedDraw(v))) for v in range(probe.asked[0])
+    ]
 
 
 def random_play_positions(seed: int, count: int) -> list[tuple[DalmutiState, str]]:
@@ -78,7 +80,9 @@ hands = st.lists(st.sampled_from(FULL_DECK), max_size=20, unique=True).map(sorte
 
 @settings(max_examples=300, deadline=None)
 @given(hands, st.integers(1, 5), st.integers(2, JESTER))
-def test_review_sampled_sets_are_the_listed_sets_in_order(hand: list[int], need: int, rank: int) -> None:
+def test_review_sampled_sets_are_the_listed_sets_in_order(
+    hand: list[int], need: int, rank: int
+) -> None:
     """The bot's shortcuts (lead_count/lead_cards, single_follows, multi_follows) give the
     very sets of play_choices, one index each."""
     counts = number_counts(hand)

@@ -82,7 +82,9 @@ async def tick(manager: RoomManager, clock: FakeClock, seconds: float) -> None:
     await settle(manager)
 
 
-async def run_until_over(manager: RoomManager, clock: FakeClock, room: Room, step: float = 1.0) -> None:
+async def run_until_over(
+    manager: RoomManager, clock: FakeClock, room: Room, step: float = 1.0
+) -> None:
     for _ in range(100_000):
         if room.status == "finished":
             return

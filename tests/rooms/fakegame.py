@@ -39,7 +39,9 @@ class RaceGame:
     )
     bots = BotLevels({"random": _random_bot, "normal": _normal_bot})
 
-    def start(self, options: Mapping[str, Any], players: Sequence[str], seed: int) -> tuple[Any, list[Event]]:
+    def start(
+        self, options: Mapping[str, Any], players: Sequence[str], seed: int
+    ) -> tuple[Any, list[Event]]:
         state = self.setup(options, players, seed)
         return state, [{"type": "dealt", "counts": {p: 1 for p in players}}]
 
@@ -48,9 +50,16 @@ class RaceGame:
         rng = Rng.from_seed(seed)
         secrets = {p: 100 + rng.below(900) for p in players}
         return {
-            "options": full, "rng": rng.to_json(), "players": list(players), "pos": {p: 0 for p in players},
-            "secret": secrets, "confirmed": {p: False for p in players}, "current": 0,
-            "phase": "confirm", "alive": {p: True for p in players}, "winner": None,
+            "options": full,
+            "rng": rng.to_json(),
+            "players": list(players),
+            "pos": {p: 0 for p in players},
+            "secret": secrets,
+            "confirmed": {p: False for p in players},
+            "current": 0,
+            "phase": "confirm",
+            "alive": {p: True for p in players},
+            "winner": None,
         }
 
     def _check(self, ok: bool, code: str) -> None:
@@ -66,7 +75,9 @@ class RaceGame:
             self._check(state["phase"] == "confirm", "wrong_phase")
             self._check(not state["confirmed"][actor], "already_confirmed")
             state["confirmed"][actor] = True
-            events: list[Event] = [{"type": "confirmed", "player": actor, "secret": state["secret"][actor]}]
+            events: list[Event] = [
+                {"type": "confirmed", "player": actor, "secret": state["secret"][actor]}
+            ]
             if all(state["confirmed"].values()):
                 state["phase"] = "race"
             return events
@@ -84,7 +95,9 @@ class RaceGame:
         bonus = rng.below(2)
         state["rng"] = rng.to_json()
         state["pos"][actor] += n + bonus
-        events = [{"type": "stepped", "player": actor, "n": n, "bonus": bonus, "to": state["pos"][actor]}]
+        events = [
+            {"type": "stepped", "player": actor, "n": n, "bonus": bonus, "to": state["pos"][actor]}
+        ]
         if state["pos"][actor] >= GOAL:
             state["phase"] = "finished"
             state["winner"] = actor
@@ -114,9 +127,17 @@ class RaceGame:
     def pending(self, state: Any) -> list[Pending]:
         if state["phase"] == "confirm":
             seconds = state["options"]["confirmSeconds"]
-            return [Pending(p, "confirm", seconds) for p in state["players"] if not state["confirmed"][p]]
+            return [
+                Pending(p, "confirm", seconds)
+                for p in state["players"]
+                if not state["confirmed"][p]
+            ]
         if state["phase"] == "race":
-            return [Pending(state["players"][state["current"]], "turnStart", state["options"]["turnSeconds"])]
+            return [
+                Pending(
+                    state["players"][state["current"]], "turnStart", state["options"]["turnSeconds"]
+                )
+            ]
         return []
 
     def on_timeout(self, state: Any, player: str) -> Action:
@@ -126,8 +147,11 @@ class RaceGame:
 
     def view(self, state: Any, viewer: str | None) -> dict[str, Any]:
         return {
-            "players": state["players"], "pos": dict(state["pos"]), "phase": state["phase"],
-            "current": state["players"][state["current"]], "alive": dict(state["alive"]),
+            "players": state["players"],
+            "pos": dict(state["pos"]),
+            "phase": state["phase"],
+            "current": state["players"][state["current"]],
+            "alive": dict(state["alive"]),
             "confirmed": dict(state["confirmed"]),
             "mySecret": state["secret"].get(viewer) if viewer is not None else None,
             "viewer": viewer,

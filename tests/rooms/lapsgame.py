@@ -32,13 +32,22 @@ class LapsGame:
     options = (OptionSpec("turnSeconds", (10,), 10, "결정 1회당 제한 시간"),)
     bots = BotLevels({"random": _bot, "normal": _bot})
 
-    def start(self, options: Mapping[str, Any], players: Sequence[str], seed: int) -> tuple[Any, list[Event]]:
+    def start(
+        self, options: Mapping[str, Any], players: Sequence[str], seed: int
+    ) -> tuple[Any, list[Event]]:
         return self.setup(options, players, seed), []
 
     def setup(self, options: Mapping[str, Any], players: Sequence[str], seed: int) -> Any:
         full = resolve_options(self.options, options)
-        return {"options": full, "players": list(players), "current": 0, "second": False, "round": 1,
-                "alive": {p: True for p in players}, "over": False}
+        return {
+            "options": full,
+            "players": list(players),
+            "current": 0,
+            "second": False,
+            "round": 1,
+            "alive": {p: True for p in players},
+            "over": False,
+        }
 
     def apply(self, state: Any, actor: str, action: Action) -> list[Event]:
         if state["over"]:
@@ -47,10 +56,15 @@ class LapsGame:
         if kind == "CONCEDE" and actor in state["alive"]:
             state["alive"][actor] = False
             state["over"] = True
-            return [{"type": "conceded", "player": actor}, {"type": "gameOver", "result": self.result(state)}]
+            return [
+                {"type": "conceded", "player": actor},
+                {"type": "gameOver", "result": self.result(state)},
+            ]
         if kind != "go" or state["players"][state["current"]] != actor:
             raise IllegalAction("not_your_turn")
-        events: list[Event] = [{"type": "went", "player": actor, "round": state["round"], "again": not state["second"]}]
+        events: list[Event] = [
+            {"type": "went", "player": actor, "round": state["round"], "again": not state["second"]}
+        ]
         if not state["second"]:
             state["second"] = True  # the same player goes again, in the same round
             return events
@@ -66,19 +80,31 @@ class LapsGame:
     def pending(self, state: Any) -> list[Pending]:
         if state["over"]:
             return []
-        return [Pending(state["players"][state["current"]], "turnStart", state["options"]["turnSeconds"])]
+        return [
+            Pending(
+                state["players"][state["current"]], "turnStart", state["options"]["turnSeconds"]
+            )
+        ]
 
     def on_timeout(self, state: Any, player: str) -> Action:
         return {"type": "go"}
 
     def view(self, state: Any, viewer: str | None) -> dict[str, Any]:
-        return {"round": state["round"], "current": state["players"][state["current"]], "over": state["over"]}
+        return {
+            "round": state["round"],
+            "current": state["players"][state["current"]],
+            "over": state["over"],
+        }
 
     def redact_event(self, event: Event, viewer: str | None) -> Event | None:
         return event
 
     def legal_actions(self, state: Any, player: str) -> list[Action]:
-        return [{"type": "go"}] if state["players"][state["current"]] == player and not state["over"] else []
+        return (
+            [{"type": "go"}]
+            if state["players"][state["current"]] == player and not state["over"]
+            else []
+        )
 
     def legal_actions_from_view(self, view: Mapping[str, Any], player: str) -> list[Action]:
         return [{"type": "go"}] if view["current"] == player and not view["over"] else []

@@ -18,7 +18,9 @@ from tests.rooms.lapsgame import GAME as LAPS
 
 
 @pytest.fixture
-async def laps_manager(store: MemoryStore, clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> Any:
+async def laps_manager(
+    store: MemoryStore, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> Any:
     monkeypatch.setitem(deadlines.RULES_BY_GAME, "laps", deadlines.MARBLE_RULES)
     mgr = RoomManager(store, clock, bot_delay=1.0, games=lambda: {**all_games(), "laps": LAPS})
     yield mgr
@@ -40,7 +42,9 @@ async def test_after_an_afk_kick_in_a_full_room_a_bot_takes_the_seat_and_the_rem
             break
         await tick(laps_manager, clock, 0.5)
     info = await room.call(cmd.AfkAnswer(host, "p4", "kick"))
-    assert info["status"] == "finished" and room.seats["p4"].gone  # the laps game ends on a concession
+    assert (
+        info["status"] == "finished" and room.seats["p4"].gone
+    )  # the laps game ends on a concession
     bot = await room.call(cmd.AddBot(host, "heuristic"))
     assert bot == "p4" and room.seats["p4"].bot
     info = await room.call(cmd.Rematch(host))
@@ -105,7 +109,9 @@ async def test_the_host_changes_options_after_a_match_and_the_rematch_plays_with
     assert bad.value.code == "wrong_status"
 
 
-async def test_a_spectator_without_a_nickname_is_named_and_a_player_is_not(manager: RoomManager) -> None:
+async def test_a_spectator_without_a_nickname_is_named_and_a_player_is_not(
+    manager: RoomManager,
+) -> None:
     room, host, _ = await manager.create("race", {}, "a")
     await room.call(cmd.Join("", "spectator"))
     await room.call(cmd.Join("   ", "spectator"))

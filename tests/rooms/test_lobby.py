@@ -11,7 +11,9 @@ from jokeapp.store.memory import MemoryStore
 from tests.rooms.conftest import FakeConn, settle
 
 
-async def test_create_room_seats_the_creator_as_host(manager: RoomManager, store: MemoryStore) -> None:
+async def test_create_room_seats_the_creator_as_host(
+    manager: RoomManager, store: MemoryStore
+) -> None:
     room, token, player = await manager.create("race", {}, "  수진 ")
     assert player == "p1" and room.host_id == "p1"
     assert room.seats["p1"].nickname == "수진"
@@ -62,7 +64,11 @@ async def test_nickname_taken_by_another_seat(manager: RoomManager) -> None:
 async def test_only_the_host_runs_host_commands(manager: RoomManager) -> None:
     room, host, _ = await manager.create("race", {}, "a")
     guest, _ = await room.call(cmd.Join("b", "player"))
-    for command in [cmd.Start(guest), cmd.AddBot(guest, "random"), cmd.SetOptions(guest, {"turnSeconds": 30})]:
+    for command in [
+        cmd.Start(guest),
+        cmd.AddBot(guest, "random"),
+        cmd.SetOptions(guest, {"turnSeconds": 30}),
+    ]:
         with pytest.raises(RoomError) as err:
             await room.call(command)
         assert err.value.code == "not_host"

@@ -13,7 +13,9 @@ from jokeapp.store.memory import MemoryStore
 from tests.rooms.conftest import RACE, FakeConn, next_seq, run_until_over, settle, tick
 
 
-async def race_room(manager: RoomManager, people: int = 2) -> tuple[Room, list[str], list[FakeConn]]:
+async def race_room(
+    manager: RoomManager, people: int = 2
+) -> tuple[Room, list[str], list[FakeConn]]:
     room, host, _ = await manager.create("race", {}, "n1")
     tokens = [host]
     for i in range(2, people + 1):
@@ -31,7 +33,9 @@ async def race_room(manager: RoomManager, people: int = 2) -> tuple[Room, list[s
 async def confirm_all(room: Room, conns: list[FakeConn]) -> None:
     for conn in conns:
         await room.call(cmd.ClientAction(conn, 1, {"type": "confirm"}))
-    assert room.match is not None and room.match.state["phase"] == "race", [c.sent[-1] for c in conns]
+    assert room.match is not None and room.match.state["phase"] == "race", [
+        c.sent[-1] for c in conns
+    ]
 
 
 def current(room: Room) -> str:
@@ -58,10 +62,17 @@ async def test_action_is_acknowledged_to_its_sender_only(manager: RoomManager) -
     room, _, conns = await race_room(manager)
     await room.call(cmd.ClientAction(conns[0], 1, {"type": "confirm"}))
     mine, theirs = conns[0].last("update"), conns[1].last("update")
-    assert mine["ack"] == 1 and theirs["ack"] is None and mine["actor"] == "p1" and mine["seq"] == theirs["seq"]
+    assert (
+        mine["ack"] == 1
+        and theirs["ack"] is None
+        and mine["actor"] == "p1"
+        and mine["seq"] == theirs["seq"]
+    )
 
 
-async def test_repeated_client_seq_is_applied_once(manager: RoomManager, store: MemoryStore) -> None:
+async def test_repeated_client_seq_is_applied_once(
+    manager: RoomManager, store: MemoryStore
+) -> None:
     room, _, conns = await race_room(manager)
     await confirm_all(room, conns)
     conn = conns[int(current(room)[1:]) - 1]
@@ -95,7 +106,12 @@ async def test_spectator_sees_updates_but_cannot_act(manager: RoomManager) -> No
     watcher = FakeConn()
     await room.call(cmd.Connect(watcher, token))
     snap = watcher.last("snapshot")
-    assert snap["you"] == {"playerId": None, "role": "spectator", "nickname": "구경꾼", "host": False}
+    assert snap["you"] == {
+        "playerId": None,
+        "role": "spectator",
+        "nickname": "구경꾼",
+        "host": False,
+    }
     await room.call(cmd.ClientAction(watcher, 1, {"type": "confirm"}))
     assert watcher.last("error")["code"] == "spectator"
     await confirm_all(room, conns)
@@ -111,10 +127,15 @@ async def test_hidden_secret_only_reaches_its_owner(manager: RoomManager) -> Non
         me, other = f"p{index + 1}", f"p{2 - index}"
         text = str(conn.sent)
         assert str(secrets[me]) in text
-        assert f"'secret': {secrets[other]}" not in text and f"'mySecret': {secrets[other]}" not in text
+        assert (
+            f"'secret': {secrets[other]}" not in text
+            and f"'mySecret': {secrets[other]}" not in text
+        )
 
 
-async def test_a_second_connection_with_the_same_token_replaces_the_first(manager: RoomManager) -> None:
+async def test_a_second_connection_with_the_same_token_replaces_the_first(
+    manager: RoomManager,
+) -> None:
     room, tokens, conns = await race_room(manager)
     newer = FakeConn()
     await room.call(cmd.Connect(newer, tokens[0]))
@@ -132,10 +153,14 @@ async def test_reconnecting_returns_the_seat_and_last_client_seq(manager: RoomMa
     again = FakeConn()
     await room.call(cmd.Connect(again, tokens[1]))
     snap = again.last("snapshot")
-    assert snap["you"]["playerId"] == "p2" and snap["lastClientSeq"] == 1 and snap["view"]["mySecret"]
+    assert (
+        snap["you"]["playerId"] == "p2" and snap["lastClientSeq"] == 1 and snap["view"]["mySecret"]
+    )
 
 
-async def test_timeout_auto_action_is_logged_as_auto(manager: RoomManager, clock: FakeClock, store: MemoryStore) -> None:
+async def test_timeout_auto_action_is_logged_as_auto(
+    manager: RoomManager, clock: FakeClock, store: MemoryStore
+) -> None:
     room, _, conns = await race_room(manager)
     confirm_deadline = conns[0].last("update")["pending"][0]["deadline"]
     await tick(manager, clock, 19.9)
@@ -148,7 +173,9 @@ async def test_timeout_auto_action_is_logged_as_auto(manager: RoomManager, clock
     assert update["auto"] is True and update["pending"][0]["deadline"] == confirm_deadline + 10_000
 
 
-async def test_deadline_of_a_waiting_player_is_kept_when_another_acts(manager: RoomManager, clock: FakeClock) -> None:
+async def test_deadline_of_a_waiting_player_is_kept_when_another_acts(
+    manager: RoomManager, clock: FakeClock
+) -> None:
     room, _, conns = await race_room(manager)
     first = conns[0].last("update")["pending"]
     await tick(manager, clock, 5)
@@ -157,7 +184,9 @@ async def test_deadline_of_a_waiting_player_is_kept_when_another_acts(manager: R
     assert pending == [p for p in first if p["player"] == "p2"]
 
 
-async def test_bots_play_a_race_to_the_end_and_the_record_verifies(manager: RoomManager, clock: FakeClock) -> None:
+async def test_bots_play_a_race_to_the_end_and_the_record_verifies(
+    manager: RoomManager, clock: FakeClock
+) -> None:
     room, host, _ = await manager.create("race", {}, "a")
     await room.call(cmd.Leave(host))  # nobody human: a bots-only room keeps running
     room2, host2, _ = await manager.create("race", {}, "b")
@@ -187,7 +216,9 @@ async def test_record_is_not_ready_before_the_end(manager: RoomManager) -> None:
         raise AssertionError("record served before the end")
 
 
-async def test_a_failed_store_write_rolls_the_action_back(manager: RoomManager, store: MemoryStore) -> None:
+async def test_a_failed_store_write_rolls_the_action_back(
+    manager: RoomManager, store: MemoryStore
+) -> None:
     room, _, conns = await race_room(manager)
     store.fail_appends = True
     seq = room.seq
@@ -199,7 +230,9 @@ async def test_a_failed_store_write_rolls_the_action_back(manager: RoomManager, 
     assert room.match.state["confirmed"]["p1"]
 
 
-async def test_rematch_keeps_the_seats_with_a_new_seed(manager: RoomManager, clock: FakeClock) -> None:
+async def test_rematch_keeps_the_seats_with_a_new_seed(
+    manager: RoomManager, clock: FakeClock
+) -> None:
     room, tokens, conns = await race_room(manager)
     first_hash = room.info()["seedHash"]
     await run_until_over(manager, clock, room, 5)
@@ -239,7 +272,11 @@ async def test_a_client_seq_jump_is_refused_unchanged_and_names_the_expected_num
     for jump in (2, 2**31 - 1):  # the highest number used to lock the seat for good
         await room.call(cmd.ClientAction(conns[0], jump, {"type": "confirm"}))
         error = conns[0].last("error")
-        assert (error["code"], error["clientSeq"], error["detail"]) == ("client_seq_gap", jump, {"expected": 1})
+        assert (error["code"], error["clientSeq"], error["detail"]) == (
+            "client_seq_gap",
+            jump,
+            {"expected": 1},
+        )
     assert RACE.to_json(room.match.state) == before and room.seq == seq  # type: ignore[union-attr]
     assert room.last_client_seq.get("p1", 0) == 0 and store.actions.get((room.room_id, 1), []) == []
     await room.call(cmd.ClientAction(conns[0], 1, {"type": "confirm"}))

@@ -16,7 +16,9 @@ from tests.rooms.conftest import FakeConn, all_games, settle, tick
 from tests.rooms.lapsgame import GAME as LAPS
 
 GAMES = installed_games()
-needs_dalmuti = pytest.mark.skipif("dalmuti" not in GAMES, reason="dalmuti engine not installed yet")
+needs_dalmuti = pytest.mark.skipif(
+    "dalmuti" not in GAMES, reason="dalmuti engine not installed yet"
+)
 
 
 def with_laps() -> dict[str, Any]:
@@ -49,7 +51,9 @@ def round_now(room: Room) -> int:
     return int(room.match.state["round"])
 
 
-async def until(manager: RoomManager, clock: FakeClock, condition: Any, limit: float = 2000) -> None:
+async def until(
+    manager: RoomManager, clock: FakeClock, condition: Any, limit: float = 2000
+) -> None:
     spent = 0.0
     while not condition():
         assert spent < limit, "condition not reached"
@@ -95,7 +99,9 @@ async def test_keep_asks_again_after_two_more_rounds_and_a_return_withdraws_the_
     assert "p2" not in room.afk_rounds
 
 
-async def test_an_own_action_clears_the_absent_rounds(laps_manager: RoomManager, clock: FakeClock) -> None:
+async def test_an_own_action_clears_the_absent_rounds(
+    laps_manager: RoomManager, clock: FakeClock
+) -> None:
     room, tokens, conns = await laps_room(laps_manager)
     await room.call(cmd.Disconnect(conns[1]))
     await until(laps_manager, clock, lambda: room.afk_rounds.get("p2") == 1)
@@ -136,7 +142,11 @@ async def test_away_goes_out_when_the_grace_ends_and_back_on_return(
     await tick(laps_manager, clock, 0.2)
     # p1 is the one to move now: the grace ending alone sends the room (nothing of p2 was due)
     update = conns[0].last("update")
-    assert update["room"] is not None and seat(update, "p2")["away"] is True and update["actor"] is None
+    assert (
+        update["room"] is not None
+        and seat(update, "p2")["away"] is True
+        and update["actor"] is None
+    )
     await room.call(cmd.Connect(FakeConn(), tokens[1]))
     update = conns[0].last("update")
     assert seat(update, "p2")["connected"] is True and seat(update, "p2")["away"] is False
@@ -158,7 +168,9 @@ async def test_dalmuti_seat_is_away_once_timed_out_while_disconnected(
     room, _, conns = await room_with(manager, "dalmuti", 4, 0)
     await room.call(cmd.Disconnect(conns[0]))
     await tick(manager, clock, setup_pause(room) + 19)
-    assert seat(conns[1].last("update"), "p1")["away"] is False  # no grace in dalmuti, not yet timed out
+    assert (
+        seat(conns[1].last("update"), "p1")["away"] is False
+    )  # no grace in dalmuti, not yet timed out
     await tick(manager, clock, 1.1)
     await settle(manager)
     assert seat(room.info(), "p1")["away"] is True

@@ -79,7 +79,9 @@ def test_a_registered_game_plays_in_the_simulator(
     wins_line = next(line for line in out.splitlines() if line.startswith("wins by player: "))
     counted = {
         player: int(count)
-        for player, count in (part.split(": ") for part in wins_line.removeprefix("wins by player: ").split(", "))
+        for player, count in (
+            part.split(": ") for part in wins_line.removeprefix("wins by player: ").split(", ")
+        )
     }
     assert sum(counted.values()) == sum(len(r["result"]["winners"]) for r in records)
     assert joke(["replay", str(log)]) == 0

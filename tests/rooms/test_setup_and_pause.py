@@ -18,7 +18,9 @@ from tests.rooms.lapsgame import MOVE_PAUSE
 
 GAMES = installed_games()
 needs_marble = pytest.mark.skipif("marble" not in GAMES, reason="marble engine not installed yet")
-needs_dalmuti = pytest.mark.skipif("dalmuti" not in GAMES, reason="dalmuti engine not installed yet")
+needs_dalmuti = pytest.mark.skipif(
+    "dalmuti" not in GAMES, reason="dalmuti engine not installed yet"
+)
 
 
 class TimedConn(FakeConn):
@@ -58,7 +60,9 @@ async def test_the_first_update_and_an_early_snapshot_carry_each_viewers_setup_e
     assert after.last("snapshot")["setupEvents"] is None  # once play began it is history
 
 
-async def test_a_rematch_sends_the_new_matchs_setup_events(manager: RoomManager, clock: FakeClock) -> None:
+async def test_a_rematch_sends_the_new_matchs_setup_events(
+    manager: RoomManager, clock: FakeClock
+) -> None:
     room, host, _ = await manager.create("race", {}, "a")
     await room.call(cmd.AddBot(host, "heuristic"))
     conn = FakeConn()
@@ -67,7 +71,9 @@ async def test_a_rematch_sends_the_new_matchs_setup_events(manager: RoomManager,
     await run_until_over(manager, clock, room, 5)
     await room.call(cmd.Rematch(host))
     update = conn.last("update")
-    assert update["room"]["match"] == 2 and update["events"] == [{"type": "dealt", "counts": {"p1": 1, "p2": 1}}]
+    assert update["room"]["match"] == 2 and update["events"] == [
+        {"type": "dealt", "counts": {"p1": 1, "p2": 1}}
+    ]
 
 
 @needs_dalmuti
@@ -106,7 +112,9 @@ async def test_a_decision_starts_after_the_games_pause_for_people_and_bots(
     await tick(manager, clock, MOVE_PAUSE + 1.0 - 0.01)
     assert conn.last("update")["actor"] == "p1", "the bot moved during the pause"
     await tick(manager, clock, 0.02)
-    assert conn.last("update")["actor"] == "p2" and conn.times[-1] == pytest.approx(bot_turn_at + MOVE_PAUSE + 1.0)
+    assert conn.last("update")["actor"] == "p2" and conn.times[-1] == pytest.approx(
+        bot_turn_at + MOVE_PAUSE + 1.0
+    )
     await manager.close()
 
 
@@ -122,14 +130,18 @@ async def test_dalmuti_round_end_pauses_before_the_next_rounds_deadlines(
     await room.call(cmd.Start(host))
     await run_until_over(manager, clock, room, 2)
     updates = [(m, t) for m, t in zip(conn.sent, conn.times, strict=True) if m["type"] == "update"]
-    ends = [i for i, (m, _) in enumerate(updates) if any(e["type"] == "roundOver" for e in m["events"])]
+    ends = [
+        i for i, (m, _) in enumerate(updates) if any(e["type"] == "roundOver" for e in m["events"])
+    ]
     assert ends, "no round ended"
     index = ends[0]
     message, at = updates[index]
     pause = presentation_pause(room.game, message["events"])
     assert pause >= 5
     # every deadline the next round opens starts after the pause (5 s: the shortest deadline)
-    assert message["pending"] and all(p["deadline"] >= (at + pause + 5) * 1000 for p in message["pending"])
+    assert message["pending"] and all(
+        p["deadline"] >= (at + pause + 5) * 1000 for p in message["pending"]
+    )
     next_message, next_at = updates[index + 1]
     assert next_at >= at + pause, "somebody acted during the round-end pause"
 
@@ -139,17 +151,30 @@ def test_marble_gives_a_walking_token_its_time() -> None:
     from jokeapp.games.marble.presentation import MAX_PAUSE, SECONDS_PER_SQUARE
 
     game = GAMES["marble"]
-    walk = [{"type": "moved", "player": "p1", "from": 37, "to": 3, "passedStart": True, "by": "dice"}]
+    walk = [
+        {"type": "moved", "player": "p1", "from": 37, "to": 3, "passedStart": True, "by": "dice"}
+    ]
     assert presentation_pause(game, walk) == pytest.approx(6 * SECONDS_PER_SQUARE)
-    jump = [{"type": "moved", "player": "p1", "from": 30, "to": 5, "passedStart": True, "by": "space"}]
+    jump = [
+        {"type": "moved", "player": "p1", "from": 30, "to": 5, "passedStart": True, "by": "space"}
+    ]
     assert presentation_pause(game, jump) == pytest.approx(SECONDS_PER_SQUARE)
-    around = [{"type": "moved", "player": "p1", "from": 1, "to": 0, "passedStart": True, "by": "card"}] * 30
+    around = [
+        {"type": "moved", "player": "p1", "from": 1, "to": 0, "passedStart": True, "by": "card"}
+    ] * 30
     assert presentation_pause(game, around) == MAX_PAUSE
-    assert presentation_pause(game, [{"type": "rolled", "player": "p1", "dice": [1, 2], "double": False}]) == 0
+    assert (
+        presentation_pause(
+            game, [{"type": "rolled", "player": "p1", "dice": [1, 2], "double": False}]
+        )
+        == 0
+    )
 
 
 @needs_marble
-async def test_marble_pending_deadline_includes_the_walk(manager: RoomManager, clock: FakeClock) -> None:
+async def test_marble_pending_deadline_includes_the_walk(
+    manager: RoomManager, clock: FakeClock
+) -> None:
     from tests.rooms.test_timers import room_with
 
     room, _, conns = await room_with(manager, "marble", 2, 0, {"turnSeconds": 30})

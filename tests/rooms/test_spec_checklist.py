@@ -16,7 +16,10 @@ from tests.rooms.test_timers import room_with
 
 GAMES = installed_games()
 needs_marble = pytest.mark.skipif("marble" not in GAMES, reason="marble engine not installed yet")
-needs_dalmuti = pytest.mark.skipif("dalmuti" not in GAMES, reason="dalmuti engine not installed yet")
+needs_dalmuti = pytest.mark.skipif(
+    "dalmuti" not in GAMES, reason="dalmuti engine not installed yet"
+)
+
 
 @needs_marble
 async def test_marble_disconnected_player_turns_run_automatically_and_tolls_are_still_collected(
@@ -53,7 +56,10 @@ async def test_dalmuti_out_of_turn_play_unknown_cards_and_duplicate_packets_are_
     for conn in conns:
         await room.call(cmd.ClientAction(conn, 1, {"type": "confirmHand"}))
     for _ in range(200):
-        if room.match is not None and room.game.view(room.match.state, None)["phase"]["kind"] == "playing":
+        if (
+            room.match is not None
+            and room.game.view(room.match.state, None)["phase"]["kind"] == "playing"
+        ):
             break
         await tick(manager, clock, 31)
     assert room.match is not None
@@ -65,19 +71,28 @@ async def test_dalmuti_out_of_turn_play_unknown_cards_and_duplicate_packets_are_
     before, seq = game.to_json(room.match.state), room.seq
     own_card = game.view(room.match.state, other)["hand"][0]["id"]
     other_seq, current_seq = next_seq(room, other), next_seq(room, current)
-    await room.call(cmd.ClientAction(other_conn, other_seq, {"type": "play", "cardIds": [own_card]}))
+    await room.call(
+        cmd.ClientAction(other_conn, other_seq, {"type": "play", "cardIds": [own_card]})
+    )
     foreign = game.view(room.match.state, other)["hand"][0]["id"]
     mine = {c["id"] for c in game.view(room.match.state, current)["hand"]}
     assert foreign not in mine
-    await room.call(cmd.ClientAction(current_conn, current_seq, {"type": "play", "cardIds": [foreign]}))
+    await room.call(
+        cmd.ClientAction(current_conn, current_seq, {"type": "play", "cardIds": [foreign]})
+    )
     assert game.to_json(room.match.state) == before and room.seq == seq
     assert other_conn.last("error")["clientSeq"] == other_seq
     assert current_conn.last("error")["clientSeq"] == current_seq
     legal = game.legal_actions(room.match.state, current)
-    await room.call(cmd.ClientAction(current_conn, current_seq, legal[0]))  # the refused number again
+    await room.call(
+        cmd.ClientAction(current_conn, current_seq, legal[0])
+    )  # the refused number again
     after = game.to_json(room.match.state)
     await room.call(cmd.ClientAction(current_conn, current_seq, legal[0]))
-    assert game.to_json(room.match.state) == after and current_conn.last("error")["code"] == "duplicate"
+    assert (
+        game.to_json(room.match.state) == after
+        and current_conn.last("error")["code"] == "duplicate"
+    )
 
 
 @needs_marble
@@ -94,25 +109,46 @@ async def test_restore_from_snapshot_and_tail_equals_replay_from_the_seed(
         await room2.call(cmd.AddBot(host2, "random"))
     await room2.call(cmd.Start(host2))
     await room2.call(cmd.Leave(host2))
-    while room2.status == "playing" and room2.match is not None and room2.match.steps < SNAPSHOT_EVERY * 2 + 7:
+    while (
+        room2.status == "playing"
+        and room2.match is not None
+        and room2.match.steps < SNAPSHOT_EVERY * 2 + 7
+    ):
         await tick(manager, clock, 1)
     assert room2.match is not None and room2.status == "playing", "game too short for the test"
     loaded = await store.load_room(room2.room_id)
-    assert loaded is not None and loaded.snapshot is not None and loaded.snapshot[0] % SNAPSHOT_EVERY == 0
+    assert (
+        loaded is not None
+        and loaded.snapshot is not None
+        and loaded.snapshot[0] % SNAPSHOT_EVERY == 0
+    )
     restored = restore_room(loaded, room2.game, store, clock, 1.0)
     assert restored.match is not None and restored.match.steps == room2.match.steps
     stored = await store.match_log(room2.room_id, room2.match_no)
     assert stored is not None
     row, actions = stored
-    replayed = Match.restore(room2.game, row.match, row.options, row.players, row.seed, None,
-                             [LoggedStep(a.actor, a.action, a.auto) for a in actions])
+    replayed = Match.restore(
+        room2.game,
+        row.match,
+        row.options,
+        row.players,
+        row.seed,
+        None,
+        [LoggedStep(a.actor, a.action, a.auto) for a in actions],
+    )
     game = room2.game
-    assert game.to_json(restored.match.state) == game.to_json(replayed.state) == game.to_json(room2.match.state)
+    assert (
+        game.to_json(restored.match.state)
+        == game.to_json(replayed.state)
+        == game.to_json(room2.match.state)
+    )
     assert restored.seq == room2.seq
 
 
 @needs_marble
-async def test_a_restarted_manager_resumes_unfinished_rooms_and_their_clocks(store: MemoryStore, clock: FakeClock) -> None:
+async def test_a_restarted_manager_resumes_unfinished_rooms_and_their_clocks(
+    store: MemoryStore, clock: FakeClock
+) -> None:
     from tests.rooms.conftest import all_games
 
     first = RoomManager(store, clock, bot_delay=1.0, games=all_games)

@@ -17,7 +17,9 @@ from tests.rooms.conftest import FakeConn, next_seq, run_until_over, tick
 GAMES = installed_games()
 MARBLE_MAX_PAUSE = 2.0  # jokeapp/games/marble/presentation.py: the longest walk allowance
 needs_marble = pytest.mark.skipif("marble" not in GAMES, reason="marble engine not installed yet")
-needs_dalmuti = pytest.mark.skipif("dalmuti" not in GAMES, reason="dalmuti engine not installed yet")
+needs_dalmuti = pytest.mark.skipif(
+    "dalmuti" not in GAMES, reason="dalmuti engine not installed yet"
+)
 
 
 async def room_with(
@@ -53,7 +55,9 @@ def pending_of(room: Room, player: str) -> list[dict[str, Any]]:
     return [p for p in room.pending_info() if p["player"] == player]
 
 
-async def until_pending(manager: RoomManager, clock: FakeClock, room: Room, player: str, kind: str | None = None) -> None:
+async def until_pending(
+    manager: RoomManager, clock: FakeClock, room: Room, player: str, kind: str | None = None
+) -> None:
     for _ in range(10_000):
         if any(p["kind"] == kind or kind is None for p in pending_of(room, player)):
             return
@@ -74,7 +78,10 @@ async def test_marble_timeout_turn_start_rolls_and_decide_passes(
     assert autos(store, room)[0] == (first, {"type": "ROLL"})
     await tick(manager, clock, 15 * 200)
     kinds_seen = {a["type"] for _, a in autos(store, room)}
-    assert kinds_seen <= {"ROLL", "PASS", "SPACE_TRAVEL", "SELL", "CONCEDE"} and "BUY" not in kinds_seen
+    assert (
+        kinds_seen <= {"ROLL", "PASS", "SPACE_TRAVEL", "SELL", "CONCEDE"}
+        and "BUY" not in kinds_seen
+    )
 
 
 @needs_marble
@@ -94,7 +101,10 @@ async def test_marble_disconnect_gets_five_seconds_of_grace_then_acts_at_once(
     # others still watch the token walk), while the present player's turns wait.
     for _ in range(200):
         await tick(manager, clock, 7)
-        assert all(p["deadline"] <= (clock.now() + MARBLE_MAX_PAUSE) * 1000 for p in pending_of(room, first))
+        assert all(
+            p["deadline"] <= (clock.now() + MARBLE_MAX_PAUSE) * 1000
+            for p in pending_of(room, first)
+        )
         if room.status == "finished":
             break
     assert len(autos(store, room)) > 3
@@ -104,7 +114,9 @@ async def test_marble_disconnect_gets_five_seconds_of_grace_then_acts_at_once(
 async def test_marble_afk_two_rounds_offers_the_host_kick_or_keep(
     manager: RoomManager, clock: FakeClock, store: MemoryStore
 ) -> None:
-    room, tokens, conns = await room_with(manager, "marble", 2, 1, {"turnSeconds": 15, "maxRounds": 0})
+    room, tokens, conns = await room_with(
+        manager, "marble", 2, 1, {"turnSeconds": 15, "maxRounds": 0}
+    )
     await room.call(cmd.Disconnect(conns[1]))
     for _ in range(2000):
         if room.afk_offers:
@@ -121,7 +133,10 @@ async def test_marble_afk_two_rounds_offers_the_host_kick_or_keep(
         await tick(manager, clock, 1)
     await room.call(cmd.AfkAnswer(tokens[0], "p2", "kick"))
     assert ("p2", {"type": "CONCEDE"}) in autos(store, room)
-    assert room.match is not None and room.game.to_json(room.match.state)["players"]["p2"]["alive"] is False
+    assert (
+        room.match is not None
+        and room.game.to_json(room.match.state)["players"]["p2"]["alive"] is False
+    )
 
 
 @needs_marble
@@ -131,7 +146,9 @@ async def test_marble_disconnected_player_turns_are_automatic_and_game_ends(
     room, _, conns = await room_with(manager, "marble", 1, 1, {"maxRounds": 15})
     await room.call(cmd.Disconnect(conns[0]))
     await run_until_over(manager, clock, room, 2)
-    assert room.status == "finished" and room.match is not None and room.game.result(room.match.state)
+    assert (
+        room.status == "finished" and room.match is not None and room.game.result(room.match.state)
+    )
 
 
 @needs_dalmuti
@@ -157,7 +174,11 @@ async def test_dalmuti_three_timeouts_in_a_row_shorten_the_deadline_to_five_seco
     decision = next(d for d in room.book.decisions if d.player == "p1")
     assert pending_of(room, "p1")[0]["deadline"] == int((decision.since + 5) * 1000)
     # acting themselves gives the normal deadline back
-    await room.call(cmd.ClientAction(conns[0], next_seq(room, "p1"), room.game.on_timeout(room.match.state, "p1")))  # type: ignore[union-attr]
+    await room.call(
+        cmd.ClientAction(
+            conns[0], next_seq(room, "p1"), room.game.on_timeout(room.match.state, "p1")
+        )
+    )  # type: ignore[union-attr]
     assert room.book.timeouts_in_row["p1"] == 0
 
 
@@ -167,10 +188,17 @@ async def test_dalmuti_disconnect_removes_nobody_and_keeps_normal_deadlines(
 ) -> None:
     room, _, conns = await room_with(manager, "dalmuti", 4, 0, {"rounds": 1})
     await room.call(cmd.Disconnect(conns[0]))
-    assert pending_of(room, "p1")[0]["deadline"] == int((clock.now() + setup_pause(room) + 20) * 1000)
+    assert pending_of(room, "p1")[0]["deadline"] == int(
+        (clock.now() + setup_pause(room) + 20) * 1000
+    )
     await run_until_over(manager, clock, room, 5)
     result = room.game.result(room.match.state)  # type: ignore[union-attr]
-    assert result is not None and {r["player"] for r in result["ranking"]} == {"p1", "p2", "p3", "p4"}
+    assert result is not None and {r["player"] for r in result["ranking"]} == {
+        "p1",
+        "p2",
+        "p3",
+        "p4",
+    }
 
 
 @needs_marble
@@ -183,9 +211,15 @@ async def test_marble_leaving_mid_match_passes_host_and_plays_the_seat_at_once(
     for _ in range(50):
         await tick(manager, clock, MARBLE_MAX_PAUSE)
         # a gone seat acts as soon as the last move has been shown, never after its 60 s
-        assert all(p["deadline"] <= (clock.now() + MARBLE_MAX_PAUSE) * 1000 for p in pending_of(room, "p1"))
+        assert all(
+            p["deadline"] <= (clock.now() + MARBLE_MAX_PAUSE) * 1000 for p in pending_of(room, "p1")
+        )
         if any(p["player"] == "p2" for p in room.pending_info()):
-            await room.call(cmd.ClientAction(conns[1], next_seq(room, "p2"), room.game.on_timeout(room.match.state, "p2")))  # type: ignore[union-attr]
+            await room.call(
+                cmd.ClientAction(
+                    conns[1], next_seq(room, "p2"), room.game.on_timeout(room.match.state, "p2")
+                )
+            )  # type: ignore[union-attr]
         if room.status == "finished":
             break
     assert any(actor == "p1" for actor, _ in autos(store, room))

@@ -33,7 +33,11 @@ class ServerProcess:
         self.extra = extra
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
-        self.log_path = Path(db).with_suffix(f".{self.port}.log") if "://" not in db else Path("/tmp/joke-server.log")
+        self.log_path = (
+            Path(db).with_suffix(f".{self.port}.log")
+            if "://" not in db
+            else Path("/tmp/joke-server.log")
+        )
 
     @property
     def base(self) -> str:
@@ -45,8 +49,20 @@ class ServerProcess:
 
     def start(self) -> None:
         args = [
-            sys.executable, "-m", "jokeapp.cli", "serve", "--port", str(self.port), "--db", self.db,
-            "--bot-delay", str(self.bot_delay), "--extra-game", "tests.rooms.fakegame:GAME", "--rate", "200",
+            sys.executable,
+            "-m",
+            "jokeapp.cli",
+            "serve",
+            "--port",
+            str(self.port),
+            "--db",
+            self.db,
+            "--bot-delay",
+            str(self.bot_delay),
+            "--extra-game",
+            "tests.rooms.fakegame:GAME",
+            "--rate",
+            "200",
             *self.extra,
         ]
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -82,7 +98,14 @@ class ServerProcess:
 class Client:
     """One person's WebSocket: keeps every raw message, and plays when a policy is given."""
 
-    def __init__(self, server: ServerProcess, room_id: str, token: str, player_id: str | None, policy: Any = None):
+    def __init__(
+        self,
+        server: ServerProcess,
+        room_id: str,
+        token: str,
+        player_id: str | None,
+        policy: Any = None,
+    ):
         self.server = server
         self.room_id = room_id
         self.token = token
@@ -95,7 +118,9 @@ class Client:
         self.client_seq = 0
         self.outstanding: tuple[int, list[dict[str, Any]]] | None = None
         self.sent_actions: dict[int, dict[str, Any]] = {}
-        self.acked: list[tuple[int, dict[str, Any]]] = []  # (clientSeq, action) the server confirmed
+        self.acked: list[
+            tuple[int, dict[str, Any]]
+        ] = []  # (clientSeq, action) the server confirmed
         self.last_seq = -1
         self.view: Any = None
         self.pending: list[dict[str, Any]] = []
@@ -198,7 +223,9 @@ class Client:
                 await asyncio.wait_for(self.changed.wait(), min(left, 1.0))
 
 
-def marble_policy(view: dict[str, Any], me: str, pending: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def marble_policy(
+    view: dict[str, Any], me: str, pending: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
     """What a simple person does, in the order they would try it."""
     phase = view["phase"]
     if phase == "turnStart":
@@ -209,18 +236,24 @@ def marble_policy(view: dict[str, Any], me: str, pending: list[dict[str, Any]]) 
         return [{"type": "BUY"}, {"type": "BUILD", "level": 1}, {"type": "PASS"}]
     if phase == "debt":
         mine = sorted(
-            ((int(pos), info["level"]) for pos, info in view["owners"].items() if info and info["owner"] == me),
+            (
+                (int(pos), info["level"])
+                for pos, info in view["owners"].items()
+                if info and info["owner"] == me
+            ),
             key=lambda x: -x[1],
         )
-        return [{"type": "SELL", "pos": pos, "what": "top" if level else "all"} for pos, level in mine] + [
-            {"type": "SELL", "pos": pos, "what": "all"} for pos, _ in mine
-        ]
+        return [
+            {"type": "SELL", "pos": pos, "what": "top" if level else "all"} for pos, level in mine
+        ] + [{"type": "SELL", "pos": pos, "what": "all"} for pos, _ in mine]
     if phase == "tradeResponse":
         return [{"type": "TRADE_RESPOND", "accept": False}]
     return []
 
 
-def dalmuti_policy(view: dict[str, Any], me: str, pending: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def dalmuti_policy(
+    view: dict[str, Any], me: str, pending: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
     phase = view["phase"]["kind"]
     hand = sorted(view.get("hand") or [], key=lambda c: (c["n"], c["id"]))
     numbers = [c for c in hand if c["n"] < 13]
@@ -240,7 +273,9 @@ def dalmuti_policy(view: dict[str, Any], me: str, pending: list[dict[str, Any]])
     return []
 
 
-def race_policy(view: dict[str, Any], me: str, pending: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def race_policy(
+    view: dict[str, Any], me: str, pending: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
     if view["phase"] == "confirm":
         return [{"type": "confirm"}]
     return [{"type": "step", "n": 2}]
@@ -253,15 +288,23 @@ class Api:
     async def close(self) -> None:
         await self.http.aclose()
 
-    async def create(self, game: str, nickname: str = "방장", options: dict[str, Any] | None = None) -> dict[str, Any]:
-        r = await self.http.post("/api/rooms", json={"game": game, "nickname": nickname, "options": options or {}})
+    async def create(
+        self, game: str, nickname: str = "방장", options: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        r = await self.http.post(
+            "/api/rooms", json={"game": game, "nickname": nickname, "options": options or {}}
+        )
         assert r.status_code == 201, r.text
         return dict(r.json())
 
     async def join(self, code: str, nickname: str, role: str = "player") -> dict[str, Any]:
-        r = await self.http.post(f"/api/rooms/{code}/join", json={"nickname": nickname, "role": role})
+        r = await self.http.post(
+            f"/api/rooms/{code}/join", json={"nickname": nickname, "role": role}
+        )
         assert r.status_code == 200, r.text
         return dict(r.json())
 
     async def host(self, method: str, path: str, token: str, body: Any = None) -> httpx.Response:
-        return await self.http.request(method, path, json=body, headers={"Authorization": f"Bearer {token}"})
+        return await self.http.request(
+            method, path, json=body, headers={"Authorization": f"Bearer {token}"}
+        )

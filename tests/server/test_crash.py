@@ -21,11 +21,16 @@ from tests.server.harness import (
 
 GAMES = {"race": RACE, **installed_games()}
 POLICIES = {"race": race_policy, "marble": marble_policy, "dalmuti": dalmuti_policy}
-TABLES = [("race", 2, 0, {"turnSeconds": 30}), ("marble", 2, 2, {"maxRounds": 15}), ("dalmuti", 1, 3, {"rounds": 1})]
+TABLES = [
+    ("race", 2, 0, {"turnSeconds": 30}),
+    ("marble", 2, 2, {"maxRounds": 15}),
+    ("dalmuti", 1, 3, {"rounds": 1}),
+]
 
 
-async def open_table(server: ServerProcess, api: Api, game: str, humans: int, bots: int,
-                     options: dict[str, Any]) -> tuple[str, list[Client]]:
+async def open_table(
+    server: ServerProcess, api: Api, game: str, humans: int, bots: int, options: dict[str, Any]
+) -> tuple[str, list[Client]]:
     created = await api.create(game, "h1", options)
     code = created["code"]
     seats = [(created["token"], created["playerId"])]
@@ -85,7 +90,11 @@ async def test_sigkill_mid_game_loses_no_acknowledged_action(tmp_path: Path) -> 
             game = GAMES[record["game"]]
             assert verify_record(game, record) == []
             for client in clients:
-                theirs = [s["action"] for s in record["steps"] if s["actor"] == client.player_id and not s["auto"]]
+                theirs = [
+                    s["action"]
+                    for s in record["steps"]
+                    if s["actor"] == client.player_id and not s["auto"]
+                ]
                 acknowledged = [action for _, action in acked[(code, client.player_id)]]
                 assert theirs[: len(acknowledged)] == acknowledged
             for client in clients:

@@ -35,7 +35,13 @@ def keys_in(value: Any) -> set[str]:
 
 
 async def play_full_game(
-    server: ServerProcess, api: Api, game: str, humans: int, bots: int, options: dict[str, Any], policy: Any
+    server: ServerProcess,
+    api: Api,
+    game: str,
+    humans: int,
+    bots: int,
+    options: dict[str, Any],
+    policy: Any,
 ) -> tuple[dict[str, Any], list[Client], Client, dict[str, Any]]:
     created = await api.create(game, "사람1", options)
     code, room_id, host = created["code"], created["roomId"], created["token"]
@@ -44,7 +50,9 @@ async def play_full_game(
         joined = await api.join(code, f"사람{i}")
         seats.append((joined["token"], joined["playerId"]))
     for i in range(bots):
-        r = await api.host("POST", f"/api/rooms/{code}/bots", host, {"policy": "heuristic" if i % 2 else "random"})
+        r = await api.host(
+            "POST", f"/api/rooms/{code}/bots", host, {"policy": "heuristic" if i % 2 else "random"}
+        )
         assert r.status_code == 200, r.text
     watcher_seat = await api.join(code, "구경꾼", "spectator")
     assert watcher_seat["playerId"] is None
@@ -65,17 +73,30 @@ async def play_full_game(
     return record, clients, watcher, {"code": code, "host": host}
 
 
-def assert_nothing_hidden_leaks(record: dict[str, Any], clients: list[Client], watcher: Client) -> None:
+def assert_nothing_hidden_leaks(
+    record: dict[str, Any], clients: list[Client], watcher: Client
+) -> None:
     seed = str(record["seed"])
     for client in [*clients, watcher]:
-        before_end = [t for t, m in zip(client.raw, client.messages, strict=True)
-                      if (m.get("room") or {}).get("status") != "finished"]
+        before_end = [
+            t
+            for t, m in zip(client.raw, client.messages, strict=True)
+            if (m.get("room") or {}).get("status") != "finished"
+        ]
         assert not any(seed in text for text in before_end), "seed sent before the end"
         for message in client.messages:
             keys = keys_in(message)
-            assert not keys & {"rng", "deck", "seed", "hands"}, keys & {"rng", "deck", "seed", "hands"}
+            assert not keys & {"rng", "deck", "seed", "hands"}, keys & {
+                "rng",
+                "deck",
+                "seed",
+                "hands",
+            }
             for event in message.get("events", []):
-                if event["type"] in ("taxPaid", "taxReturned") and client.player_id not in (event["from"], event["to"]):
+                if event["type"] in ("taxPaid", "taxReturned") and client.player_id not in (
+                    event["from"],
+                    event["to"],
+                ):
                     assert "cardIds" not in event, event
     # Each viewer's hand is theirs alone: at a given update, hands seen by two viewers never overlap.
     hands: dict[int, list[set[str]]] = {}
@@ -88,12 +109,14 @@ def assert_nothing_hidden_leaks(record: dict[str, Any], clients: list[Client], w
                 hands.setdefault(message["seq"], []).append({c["id"] for c in view["hand"]})
     for seen in hands.values():
         for i, a in enumerate(seen):
-            for b in seen[i + 1:]:
+            for b in seen[i + 1 :]:
                 assert not a & b
 
 
 @pytest.mark.skipif("marble" not in GAMES, reason="marble engine not installed yet")
-async def test_full_marble_game_between_clients_and_bots_with_a_spectator(server: ServerProcess, api: Api) -> None:
+async def test_full_marble_game_between_clients_and_bots_with_a_spectator(
+    server: ServerProcess, api: Api
+) -> None:
     record, clients, watcher, _ = await play_full_game(
         server, api, "marble", 2, 2, {"maxRounds": 15}, marble_policy
     )
@@ -101,11 +124,16 @@ async def test_full_marble_game_between_clients_and_bots_with_a_spectator(server
     assert record["result"]["ranking"] and len(record["players"]) == 4
     assert {s["actor"] for s in record["steps"] if not s["auto"]} >= {"p1", "p2"}
     assert_nothing_hidden_leaks(record, clients, watcher)
-    assert watcher.messages[0]["type"] == "snapshot" and watcher.messages[0]["you"]["role"] == "spectator"
+    assert (
+        watcher.messages[0]["type"] == "snapshot"
+        and watcher.messages[0]["you"]["role"] == "spectator"
+    )
 
 
 @pytest.mark.skipif("dalmuti" not in GAMES, reason="dalmuti engine not installed yet")
-async def test_full_dalmuti_game_between_clients_and_bots_with_a_spectator(server: ServerProcess, api: Api) -> None:
+async def test_full_dalmuti_game_between_clients_and_bots_with_a_spectator(
+    server: ServerProcess, api: Api
+) -> None:
     record, clients, watcher, _ = await play_full_game(
         server, api, "dalmuti", 2, 3, {"rounds": 3}, dalmuti_policy
     )
@@ -115,12 +143,16 @@ async def test_full_dalmuti_game_between_clients_and_bots_with_a_spectator(serve
     # spec 4.1: the opening draw is shown, so it must reach everyone with the start
     for client in [*clients, watcher]:
         start = next(
-            m for m in client.messages if m["type"] == "update" and (m.get("room") or {}).get("status") == "playing"
+            m
+            for m in client.messages
+            if m["type"] == "update" and (m.get("room") or {}).get("status") == "playing"
         )
         assert [e["type"] for e in start["events"]] == ["firstRankDraw", "dealt"]
 
 
-async def test_reconnecting_with_the_same_token_mid_game_keeps_the_seat(server: ServerProcess, api: Api) -> None:
+async def test_reconnecting_with_the_same_token_mid_game_keeps_the_seat(
+    server: ServerProcess, api: Api
+) -> None:
     created = await api.create("race", "a", {"turnSeconds": 30})
     joined = await api.join(created["code"], "b")
     one = Client(server, created["roomId"], created["token"], "p1", race_policy)
@@ -131,14 +163,19 @@ async def test_reconnecting_with_the_same_token_mid_game_keeps_the_seat(server: 
     await two.act({"type": "confirm"})
     await two.wait_until(lambda: two.view and two.view["phase"] == "race")
     await two.close()
-    await one.wait_until(lambda: any(
-        (m.get("room") or {}).get("seats", [{}, {}])[1].get("connected") is False for m in one.messages
-    ))
+    await one.wait_until(
+        lambda: any(
+            (m.get("room") or {}).get("seats", [{}, {}])[1].get("connected") is False
+            for m in one.messages
+        )
+    )
     again = Client(server, created["roomId"], joined["token"], "p2", race_policy)
     await again.connect()
     await again.wait_until(lambda: again.messages and again.messages[0]["type"] == "snapshot")
     snap = again.messages[0]
-    assert snap["you"]["playerId"] == "p2" and snap["lastClientSeq"] == 1 and snap["view"]["mySecret"]
+    assert (
+        snap["you"]["playerId"] == "p2" and snap["lastClientSeq"] == 1 and snap["view"]["mySecret"]
+    )
     await again.wait_until(lambda: again.status == "finished" or again.pending == [], timeout=30)
     await again._maybe_play()
     await one.wait_until(lambda: one.status == "finished", timeout=30)
@@ -146,7 +183,9 @@ async def test_reconnecting_with_the_same_token_mid_game_keeps_the_seat(server: 
     await again.close()
 
 
-async def test_a_second_connection_with_the_same_token_replaces_the_first(server: ServerProcess, api: Api) -> None:
+async def test_a_second_connection_with_the_same_token_replaces_the_first(
+    server: ServerProcess, api: Api
+) -> None:
     created = await api.create("race", "a")
     first = Client(server, created["roomId"], created["token"], "p1")
     await first.connect()
@@ -169,17 +208,33 @@ async def test_wrong_token_or_room_is_refused(server: ServerProcess, api: Api) -
         assert client.messages[0]["code"] == "bad_token" and client.ws.close_code == 4401
 
 
-async def test_bad_websocket_input_gets_errors_and_the_connection_survives(server: ServerProcess, api: Api) -> None:
+async def test_bad_websocket_input_gets_errors_and_the_connection_survives(
+    server: ServerProcess, api: Api
+) -> None:
     created = await api.create("race", "a")
     client = Client(server, created["roomId"], created["token"], "p1")
     await client.connect()
-    frames = ["{", "[]", '{"type": "fly"}', '{"type": "action"}', '{"type": "action", "clientSeq": 0, "action": {}}',
-              "x" * 17000, '{"type": "action", "clientSeq": 1, "action": {"type": "confirm"}}']
+    frames = [
+        "{",
+        "[]",
+        '{"type": "fly"}',
+        '{"type": "action"}',
+        '{"type": "action", "clientSeq": 0, "action": {}}',
+        "x" * 17000,
+        '{"type": "action", "clientSeq": 1, "action": {"type": "confirm"}}',
+    ]
     for frame in frames:
         await client.ws.send(frame)
     await client.send({"type": "ping"})
-    expected = ["bad_json", "invalid_message", "unknown_type", "invalid_message", "invalid_message",
-                "too_large", "not_started"]
+    expected = [
+        "bad_json",
+        "invalid_message",
+        "unknown_type",
+        "invalid_message",
+        "invalid_message",
+        "too_large",
+        "not_started",
+    ]
 
     def errors() -> list[str]:
         return [m["code"] for m in client.messages if m["type"] == "error"]
@@ -187,7 +242,10 @@ async def test_bad_websocket_input_gets_errors_and_the_connection_survives(serve
     # The pong comes from the socket's reader, the last error from the room's task: either may
     # arrive first, so wait for both rather than for one of them.
     await client.wait_until(
-        lambda: len(errors()) >= len(expected) and any(m["type"] == "pong" for m in client.messages), timeout=10
+        lambda: (
+            len(errors()) >= len(expected) and any(m["type"] == "pong" for m in client.messages)
+        ),
+        timeout=10,
     )
     assert errors() == expected
     assert all(m["message"] for m in client.messages if m["type"] == "error")
@@ -199,7 +257,14 @@ async def test_http_refusals_use_the_error_body(server: ServerProcess, api: Api)
     code = created["code"]
     cases = [
         ("POST", "/api/rooms", None, b"{", 400, "invalid_body"),
-        ("POST", "/api/rooms", None, json.dumps({"game": "race", "nickname": ""}).encode(), 400, "invalid_nickname"),
+        (
+            "POST",
+            "/api/rooms",
+            None,
+            json.dumps({"game": "race", "nickname": ""}).encode(),
+            400,
+            "invalid_nickname",
+        ),
         ("POST", "/api/rooms", None, b"x" * 20000, 413, "too_large"),
         ("GET", "/api/rooms/ZZZZZZ", None, b"", 404, "room_not_found"),
         ("POST", f"/api/rooms/{code}/start", "wrong", b"", 401, "bad_token"),
@@ -245,7 +310,9 @@ async def test_floods_are_rate_limited_and_huge_frames_close_the_socket(tmp_path
         await client.connect()
         for _ in range(40):
             await client.send({"type": "ping"})
-        await client.wait_until(lambda: sum(m["type"] in ("pong", "error") for m in client.messages) >= 40)
+        await client.wait_until(
+            lambda: sum(m["type"] in ("pong", "error") for m in client.messages) >= 40
+        )
         limited = [m for m in client.messages if m["type"] == "error"]
         assert limited and all(m["code"] == "rate_limited" for m in limited)
         assert any(m["type"] == "pong" for m in client.messages)

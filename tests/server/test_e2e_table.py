@@ -30,12 +30,19 @@ async def test_the_opening_setup_events_reach_every_client(server: ServerProcess
     r = await api.host("POST", f"/api/rooms/{created['code']}/start", created["token"])
     assert r.status_code == 200
     await one.wait_until(lambda: any(m["type"] == "update" and m["events"] for m in one.messages))
-    first = next(m for m in one.messages if m["type"] == "update" and (m.get("room") or {}).get("status") == "playing")
+    first = next(
+        m
+        for m in one.messages
+        if m["type"] == "update" and (m.get("room") or {}).get("status") == "playing"
+    )
     assert first["events"] == [{"type": "dealt", "counts": {"p1": 1, "p2": 1}}]
     late = Client(server, created["roomId"], joined["token"], "p2")
     await late.connect()
     await late.wait_until(lambda: bool(late.messages))
-    assert late.messages[0]["type"] == "snapshot" and late.messages[0]["setupEvents"] == first["events"]
+    assert (
+        late.messages[0]["type"] == "snapshot"
+        and late.messages[0]["setupEvents"] == first["events"]
+    )
     await one.close()
     await late.close()
 
@@ -63,11 +70,17 @@ async def test_a_page_that_dies_without_closing_shows_disconnected_within_8_seco
     await host.connect()
     silent = await _silent_socket(server, created["roomId"], joined["token"])
     try:
-        await host.wait_until(lambda: any((seat_of(m, "p2") or {}).get("connected") for m in host.messages))
+        await host.wait_until(
+            lambda: any((seat_of(m, "p2") or {}).get("connected") for m in host.messages)
+        )
         since = time.monotonic()
         await host.wait_until(
-            lambda: (seat_of(next(m for m in reversed(host.messages) if m.get("room")), "p2") or {}).get("connected")
-            is False,
+            lambda: (
+                (
+                    seat_of(next(m for m in reversed(host.messages) if m.get("room")), "p2") or {}
+                ).get("connected")
+                is False
+            ),
             timeout=12,
         )
         assert time.monotonic() - since < 8
@@ -79,7 +92,9 @@ async def test_a_page_that_dies_without_closing_shows_disconnected_within_8_seco
 
 
 @pytest.mark.skipif("marble" not in GAMES, reason="marble engine not installed yet")
-async def test_the_host_answers_the_afk_offer_keep_then_kick_over_http(server: ServerProcess, api: Api) -> None:
+async def test_the_host_answers_the_afk_offer_keep_then_kick_over_http(
+    server: ServerProcess, api: Api
+) -> None:
     created = await api.create("marble", "방장", {"maxRounds": 0, "turnSeconds": 15})
     code, host_token = created["code"], created["token"]
     joined = await api.join(code, "친구")
@@ -97,19 +112,31 @@ async def test_the_host_answers_the_afk_offer_keep_then_kick_over_http(server: S
     await host.wait_until(lambda: offers() != [] or host.status == "finished", timeout=90)
     assert offers() == [{"playerId": "p2", "rounds": 2}], host.status
     friend_seat = seat_of(next(m for m in reversed(host.messages) if m.get("room")), "p2")
-    assert friend_seat is not None and friend_seat["connected"] is False and friend_seat["away"] is True
-    r = await api.host("POST", f"/api/rooms/{code}/afk", host_token, {"playerId": "p2", "choice": "keep"})
+    assert (
+        friend_seat is not None
+        and friend_seat["connected"] is False
+        and friend_seat["away"] is True
+    )
+    r = await api.host(
+        "POST", f"/api/rooms/{code}/afk", host_token, {"playerId": "p2", "choice": "keep"}
+    )
     assert r.status_code == 200 and r.json()["afkOffers"] == [], r.text
     await host.wait_until(lambda: offers() != [] or host.status == "finished", timeout=90)
     assert offers() == [{"playerId": "p2", "rounds": 2}], host.status
-    r = await api.host("POST", f"/api/rooms/{code}/afk", host_token, {"playerId": "p2", "choice": "kick"})
+    r = await api.host(
+        "POST", f"/api/rooms/{code}/afk", host_token, {"playerId": "p2", "choice": "kick"}
+    )
     assert r.status_code == 200 and r.json()["status"] == "finished", r.text
-    r = await api.host("POST", f"/api/rooms/{code}/afk", host_token, {"playerId": "p2", "choice": "kick"})
+    r = await api.host(
+        "POST", f"/api/rooms/{code}/afk", host_token, {"playerId": "p2", "choice": "kick"}
+    )
     assert r.status_code == 409 and r.json()["error"]["code"] == "no_afk_offer"
     await host.close()
 
 
-async def test_options_change_after_a_match_and_the_rematch_uses_them(server: ServerProcess, api: Api) -> None:
+async def test_options_change_after_a_match_and_the_rematch_uses_them(
+    server: ServerProcess, api: Api
+) -> None:
     created = await api.create("race", "a", {"turnSeconds": 10})
     code, token = created["code"], created["token"]
     await api.host("POST", f"/api/rooms/{code}/bots", token, {"policy": "heuristic"})
@@ -122,14 +149,18 @@ async def test_options_change_after_a_match_and_the_rematch_uses_them(server: Se
     r = await api.host("PUT", f"/api/rooms/{code}/options", token, {"options": {"turnSeconds": 30}})
     assert r.status_code == 200 and r.json()["options"]["turnSeconds"] == 30, r.text
     r = await api.host("POST", f"/api/rooms/{code}/rematch", token)
-    assert r.status_code == 200 and r.json()["match"] == 2 and r.json()["options"]["turnSeconds"] == 30
+    assert (
+        r.status_code == 200 and r.json()["match"] == 2 and r.json()["options"]["turnSeconds"] == 30
+    )
     await host.wait_until(lambda: host.status == "finished", timeout=30)
     record = (await api.http.get(f"/api/rooms/{code}/record?match=2")).json()
     assert record["options"]["turnSeconds"] == 30
     await host.close()
 
 
-async def test_a_spectator_may_join_without_a_nickname_a_player_may_not(server: ServerProcess, api: Api) -> None:
+async def test_a_spectator_may_join_without_a_nickname_a_player_may_not(
+    server: ServerProcess, api: Api
+) -> None:
     created = await api.create("race", "a")
     code = created["code"]
     r = await api.http.post(f"/api/rooms/{code}/join", json={"role": "spectator"})

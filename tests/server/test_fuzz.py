@@ -16,15 +16,34 @@ from websockets.sync.client import connect
 from tests.server.harness import ServerProcess
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-(2**40), 2**40) | st.floats(allow_nan=False) | st.text(max_size=20),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner, max_size=4),
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**40), 2**40)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=20),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=10), inner, max_size=4)
+    ),
     max_leaves=12,
 )
-FIELDS = ["game", "nickname", "options", "role", "policy", "playerId", "choice", "type", "clientSeq", "action"]
+FIELDS = [
+    "game",
+    "nickname",
+    "options",
+    "role",
+    "policy",
+    "playerId",
+    "choice",
+    "type",
+    "clientSeq",
+    "action",
+]
 bodies = st.one_of(
     json_values,
     st.dictionaries(st.sampled_from(FIELDS), json_values, max_size=5),
-    st.fixed_dictionaries({"game": st.sampled_from(["race", "marble", "x"]), "nickname": st.text(max_size=15)}),
+    st.fixed_dictionaries(
+        {"game": st.sampled_from(["race", "marble", "x"]), "nickname": st.text(max_size=15)}
+    ),
 )
 
 
@@ -52,13 +71,26 @@ def room_state(live: dict[str, Any]) -> Any:
 @settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
 @given(
     method=st.sampled_from(["GET", "POST", "PUT", "DELETE"]),
-    path=st.sampled_from([
-        "/api/rooms", "/api/rooms/{code}", "/api/rooms/{code}/join", "/api/rooms/{code}/leave",
-        "/api/rooms/{code}/start", "/api/rooms/{code}/bots", "/api/rooms/{code}/bots/p2",
-        "/api/rooms/{code}/kick", "/api/rooms/{code}/options", "/api/rooms/{code}/rematch",
-        "/api/rooms/{code}/afk", "/api/rooms/{code}/record", "/api/rooms/%00/record?match=-1",
-        "/api/rooms/{code}/record?match=99999999999", "/api/games", "/ws/x",
-    ]),
+    path=st.sampled_from(
+        [
+            "/api/rooms",
+            "/api/rooms/{code}",
+            "/api/rooms/{code}/join",
+            "/api/rooms/{code}/leave",
+            "/api/rooms/{code}/start",
+            "/api/rooms/{code}/bots",
+            "/api/rooms/{code}/bots/p2",
+            "/api/rooms/{code}/kick",
+            "/api/rooms/{code}/options",
+            "/api/rooms/{code}/rematch",
+            "/api/rooms/{code}/afk",
+            "/api/rooms/{code}/record",
+            "/api/rooms/%00/record?match=-1",
+            "/api/rooms/{code}/record?match=99999999999",
+            "/api/games",
+            "/ws/x",
+        ]
+    ),
     body=bodies,
     token=st.sampled_from([None, "", "garbage", "guest"]),
 )
@@ -85,7 +117,9 @@ def test_http_fuzz_never_5xx_and_refusals_change_nothing(
 @given(body=bodies)
 def test_http_fuzz_create_and_join_bodies(live: dict[str, Any], body: Any) -> None:
     for url in ("/api/rooms", f"/api/rooms/{live['room']['code']}/join"):
-        r = live["http"].post(url, content=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
+        r = live["http"].post(
+            url, content=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
+        )
         assert r.status_code < 500, (url, body, r.text)
         if r.status_code >= 400:
             assert r.json()["error"]["message"]
@@ -94,10 +128,20 @@ def test_http_fuzz_create_and_join_bodies(live: dict[str, Any], body: Any) -> No
 frames = st.one_of(
     st.text(max_size=200),
     json_values.map(json.dumps),
-    st.fixed_dictionaries({"type": st.sampled_from(["action", "resync", "ping", "nope"]),
-                           "clientSeq": json_values, "action": json_values}).map(json.dumps),
-    st.fixed_dictionaries({"type": st.just("action"), "clientSeq": st.integers(-5, 10**12),
-                           "action": st.dictionaries(st.sampled_from(["type", "n"]), json_values)}).map(json.dumps),
+    st.fixed_dictionaries(
+        {
+            "type": st.sampled_from(["action", "resync", "ping", "nope"]),
+            "clientSeq": json_values,
+            "action": json_values,
+        }
+    ).map(json.dumps),
+    st.fixed_dictionaries(
+        {
+            "type": st.just("action"),
+            "clientSeq": st.integers(-5, 10**12),
+            "action": st.dictionaries(st.sampled_from(["type", "n"]), json_values),
+        }
+    ).map(json.dumps),
 )
 
 
@@ -107,7 +151,9 @@ def test_websocket_fuzz_keeps_the_connection_and_the_room(live: dict[str, Any], 
     server: ServerProcess = live["server"]
     room = live["room"]
     # The guest is a seat whose actions are always out of turn in the confirm phase once confirmed.
-    with connect(f"{server.ws_base}/ws/{room['roomId']}?token={room['token']}", max_size=2**22) as ws:
+    with connect(
+        f"{server.ws_base}/ws/{room['roomId']}?token={room['token']}", max_size=2**22
+    ) as ws:
         snapshot = json.loads(ws.recv(timeout=10))
         ws.send(frame)
         ws.send(json.dumps({"type": "resync"}))  # handled by the room after the frame, in order

@@ -26,4 +26,6 @@ def test_every_choice_of_the_table_fits_the_wire_options(game_id: str) -> None:
             shown = options_json(options_from(cls, {spec.key: choice}))
             msgspec.convert(shown, wire_options, strict=True)
     with pytest.raises(msgspec.ValidationError):
-        msgspec.convert({**options_json(state.options), "notAnOption": 1}, wire_options, strict=True)
+        msgspec.convert(
+            {**options_json(state.options), "notAnOption": 1}, wire_options, strict=True
+        )

@@ -14,8 +14,24 @@ GAMES = [("marble", "4"), ("dalmuti", "5")]
 
 def _simulate(tmp_path: Path, game: str, players: str, name: str, *extra: str) -> Path:
     log = tmp_path / name
-    code = main(["simulate", game, "--games", "3", "--players", players, "--seed", "11",
-                 "--bot", "random", "--log", str(log), "--quiet", *extra])
+    code = main(
+        [
+            "simulate",
+            game,
+            "--games",
+            "3",
+            "--players",
+            players,
+            "--seed",
+            "11",
+            "--bot",
+            "random",
+            "--log",
+            str(log),
+            "--quiet",
+            *extra,
+        ]
+    )
     assert code == 0
     return log
 
@@ -32,7 +48,16 @@ def test_same_arguments_give_a_byte_identical_log(tmp_path: Path, game: str, pla
 def test_records_follow_the_design_format(tmp_path: Path, game: str, players: str) -> None:
     log = _simulate(tmp_path, game, players, "r.jsonl", "--states")
     record = json.loads(log.read_text().splitlines()[0])
-    assert list(record) == ["game", "options", "players", "seed", "initialState", "setupEvents", "steps", "result"]
+    assert list(record) == [
+        "game",
+        "options",
+        "players",
+        "seed",
+        "initialState",
+        "setupEvents",
+        "steps",
+        "result",
+    ]
     assert record["game"] == game and record["seed"] == 11
     assert record["players"] == [f"p{i}" for i in range(1, int(players) + 1)]
     step = record["steps"][0]
@@ -43,16 +68,18 @@ def test_records_follow_the_design_format(tmp_path: Path, game: str, players: st
 
 
 @pytest.mark.parametrize(("game", "players"), GAMES)
-def test_replay_verifies_a_simulated_log(tmp_path: Path, game: str, players: str,
-                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_replay_verifies_a_simulated_log(
+    tmp_path: Path, game: str, players: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     log = _simulate(tmp_path, game, players, "v.jsonl", "--states")
     assert main(["replay", str(log)]) == 0
     assert "3 records checked, 3 exact, 0 with differences" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(("game", "players"), GAMES)
-def test_replay_reports_a_tampered_record(tmp_path: Path, game: str, players: str,
-                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_replay_reports_a_tampered_record(
+    tmp_path: Path, game: str, players: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     log = _simulate(tmp_path, game, players, "t.jsonl")
     lines = log.read_text().splitlines()
     record = json.loads(lines[1])
@@ -64,7 +91,9 @@ def test_replay_reports_a_tampered_record(tmp_path: Path, game: str, players: st
     assert "line 2" in out and "1 with differences" in out
 
 
-def test_replay_reports_a_line_that_is_not_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_replay_reports_a_line_that_is_not_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     bad = tmp_path / "bad.jsonl"
     bad.write_text("{not json\n")
     assert main(["replay", str(bad)]) == 1
@@ -77,9 +106,25 @@ def test_unknown_option_is_rejected_with_its_name(capsys: pytest.CaptureFixture[
 
 
 @pytest.mark.parametrize(("game", "players"), GAMES)
-def test_summary_prints_throughput_and_game_statistics(game: str, players: str,
-                                                       capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["simulate", game, "--games", "2", "--players", players, "--quiet", "--bot", "heuristic"]) == 0
+def test_summary_prints_throughput_and_game_statistics(
+    game: str, players: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert (
+        main(
+            [
+                "simulate",
+                game,
+                "--games",
+                "2",
+                "--players",
+                players,
+                "--quiet",
+                "--bot",
+                "heuristic",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "games/s" in out and "actions/s" in out
     expected = "wins by seat" if game == "marble" else "revolutions"

@@ -20,22 +20,33 @@ async def test_room_seats_and_spectators_round_trip(sql_store: SqlStore) -> None
     loaded = await sql_store.load_room("ABCDEF")
     assert loaded is not None and loaded.room == ROOM
     assert sorted((s.player_id, s.nickname, s.token_key, s.bot_policy) for s in loaded.seats) == [
-        ("p1", "수진", "k1", None), ("p2", "봇 1", None, "random"),
+        ("p1", "수진", "k1", None),
+        ("p2", "봇 1", None, "random"),
     ]
     assert loaded.spectators == [SpectatorRow("r1", "k9", "구경")] and loaded.match is None
     await sql_store.delete_seat("r1", "p2")
     await sql_store.delete_spectator("r1", "k9")
     again = await sql_store.load_room("r1")
-    assert again is not None and [s.player_id for s in again.seats] == ["p1"] and again.spectators == []
+    assert (
+        again is not None
+        and [s.player_id for s in again.seats] == ["p1"]
+        and again.spectators == []
+    )
     assert await sql_store.code_taken("ABCDEF") and not await sql_store.code_taken("ZZZZZZ")
     assert await sql_store.load_room("nope") is None
 
 
 async def test_room_updates_are_upserts(sql_store: SqlStore) -> None:
     await sql_store.save_room(ROOM)
-    await sql_store.save_room(RoomRow("r1", "ABCDEF", "race", {"turnSeconds": 30}, "playing", 1, "p2", 1.5))
+    await sql_store.save_room(
+        RoomRow("r1", "ABCDEF", "race", {"turnSeconds": 30}, "playing", 1, "p2", 1.5)
+    )
     loaded = await sql_store.load_room("r1")
-    assert loaded is not None and loaded.room.status == "playing" and loaded.room.options == {"turnSeconds": 30}
+    assert (
+        loaded is not None
+        and loaded.room.status == "playing"
+        and loaded.room.options == {"turnSeconds": 30}
+    )
     assert await sql_store.unfinished_room_ids() == ["r1"]
 
 
@@ -45,21 +56,29 @@ async def test_action_log_is_unique_per_room_match_and_step(sql_store: SqlStore)
     await sql_store.append_action(ActionRow("r1", 1, 1, 5, "p1", {"type": "confirm"}, False, 1))
     with pytest.raises(StoreError):
         await sql_store.append_action(ActionRow("r1", 1, 1, 6, "p2", {"type": "confirm"}, False, 1))
-    await sql_store.append_action(ActionRow("r1", 1, 2, 6, "p2", {"type": "step", "n": 2}, True, None))
+    await sql_store.append_action(
+        ActionRow("r1", 1, 2, 6, "p2", {"type": "step", "n": 2}, True, None)
+    )
     stored = await sql_store.match_log("r1", 1)
     assert stored is not None
     row, actions = stored
     assert row.seed == 2**62 + 7 and row.players == ["p1", "p2"]
     assert [(a.step, a.actor, a.action, a.auto) for a in actions] == [
-        (1, "p1", {"type": "confirm"}, False), (2, "p2", {"type": "step", "n": 2}, True),
+        (1, "p1", {"type": "confirm"}, False),
+        (2, "p2", {"type": "step", "n": 2}, True),
     ]
 
 
-async def test_a_failed_write_does_not_fail_the_writes_committed_with_it(sql_store: SqlStore) -> None:
+async def test_a_failed_write_does_not_fail_the_writes_committed_with_it(
+    sql_store: SqlStore,
+) -> None:
     await sql_store.save_room(ROOM)
     await sql_store.begin_match(MatchRow("r1", 1, 1, ["p1"], {}))
     await sql_store.append_action(ActionRow("r1", 1, 1, 1, "p1", {"type": "a"}, False))
-    good = [sql_store.append_action(ActionRow("r1", 1, s, s, "p1", {"type": "a"}, False)) for s in range(2, 30)]
+    good = [
+        sql_store.append_action(ActionRow("r1", 1, s, s, "p1", {"type": "a"}, False))
+        for s in range(2, 30)
+    ]
     bad = sql_store.append_action(ActionRow("r1", 1, 1, 99, "p1", {"type": "dup"}, False))
     outcomes = await asyncio.gather(*good, bad, return_exceptions=True)
     assert all(o is None for o in outcomes[:-1]) and isinstance(outcomes[-1], StoreError)
@@ -71,7 +90,9 @@ async def test_load_gives_the_latest_snapshot_and_the_tail_after_it(sql_store: S
     await sql_store.save_room(RoomRow("r1", "ABCDEF", "race", {}, "playing", 1, "p1", 0.0))
     await sql_store.begin_match(MatchRow("r1", 1, 9, ["p1", "p2"], {}))
     for step in range(1, 8):
-        await sql_store.append_action(ActionRow("r1", 1, step, step + 10, "p1", {"n": step}, False, step))
+        await sql_store.append_action(
+            ActionRow("r1", 1, step, step + 10, "p1", {"n": step}, False, step)
+        )
     await sql_store.save_snapshot("r1", 1, 3, {"at": 3})
     await sql_store.save_snapshot("r1", 1, 5, {"at": 5, "text": "한글"})
     loaded = await sql_store.load_room("r1")
@@ -99,7 +120,9 @@ async def test_absence_counters_are_kept_per_match_and_upserted(sql_store: SqlSt
     await sql_store.save_room(RoomRow("r1", "ABCDEF", "race", {}, "playing", 2, "p1", 1.5))
     await sql_store.begin_match(MatchRow("r1", 1, 1, ["p1", "p2"], {}))
     await sql_store.begin_match(MatchRow("r1", 2, 2, ["p1", "p2"], {}))
-    await sql_store.save_absence(AbsenceRow("r1", 1, "p2", 3, 2, 7, 2))  # an earlier match: not loaded
+    await sql_store.save_absence(
+        AbsenceRow("r1", 1, "p2", 3, 2, 7, 2)
+    )  # an earlier match: not loaded
     await sql_store.save_absence(AbsenceRow("r1", 2, "p2", 1, 1, 4, None))
     await sql_store.save_absence(AbsenceRow("r1", 2, "p2", 2, 2, 5, 2))
     loaded = await sql_store.load_room("r1")

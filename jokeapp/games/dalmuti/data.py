@@ -44,7 +44,9 @@ JESTERS: Final[tuple[int, int]] = (len(CARD_IDS) - 2, len(CARD_IDS) - 1)
 
 FULL_DECK: Final[tuple[int, ...]] = tuple(range(len(CARD_IDS)))  # 80 cards
 SMALL_DECK: Final[tuple[int, ...]] = tuple(
-    card for card in FULL_DECK if CARD_NUMBERS[card] < HIGH_CARDS_FROM or CARD_NUMBERS[card] == JESTER
+    card
+    for card in FULL_DECK
+    if CARD_NUMBERS[card] < HIGH_CARDS_FROM or CARD_NUMBERS[card] == JESTER
 )  # 38 cards
 
 

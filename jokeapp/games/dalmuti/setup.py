@@ -106,7 +106,9 @@ def new_state(options: DalmutiOptions, players: Sequence[str], rng: Rng) -> Dalm
     )
 
 
-def start_game(options: DalmutiOptions, players: Sequence[str], seed: int) -> tuple[DalmutiState, list[Event]]:
+def start_game(
+    options: DalmutiOptions, players: Sequence[str], seed: int
+) -> tuple[DalmutiState, list[Event]]:
     state = new_state(options, players, Rng.from_seed(seed))
     order, draws = first_order(options, players, state.rng)
     state.order = order

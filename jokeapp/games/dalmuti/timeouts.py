@@ -17,7 +17,13 @@ from jokeapp.games.dalmuti.state import (
 )
 from jokeapp.games.dalmuti.tax import worst_cards
 
-__all__ = ["REVOLUTION_CHECK_SECONDS", "TAX_RETURN_SECONDS", "on_timeout", "pending", "timeout_lead"]
+__all__ = [
+    "REVOLUTION_CHECK_SECONDS",
+    "TAX_RETURN_SECONDS",
+    "on_timeout",
+    "pending",
+    "timeout_lead",
+]
 
 
 def pending(state: DalmutiState) -> list[Pending]:
@@ -26,9 +32,17 @@ def pending(state: DalmutiState) -> list[Pending]:
     if phase.kind == "playing":  # asked before every move: the prebuilt Pending, read inline
         return [state.pendings[PLAY][state.current]]
     if isinstance(phase, RevolutionCheck):
-        return [state.pending(player, CONFIRM_HAND) for player in state.order if not phase.confirmed[player]]
+        return [
+            state.pending(player, CONFIRM_HAND)
+            for player in state.order
+            if not phase.confirmed[player]
+        ]
     if isinstance(phase, TaxReturn):
-        return [state.pending(player, RETURN_TAX) for player, owed in phase.owed.items() if not owed.done]
+        return [
+            state.pending(player, RETURN_TAX)
+            for player, owed in phase.owed.items()
+            if not owed.done
+        ]
     return []
 
 

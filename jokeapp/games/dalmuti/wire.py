@@ -277,4 +277,6 @@ class DalmutiView(TypedDict):
     discardCount: int
     result: DalmutiResult | None
     canDeclareRevolution: NotRequired[bool]  # only to the holder of both jesters
-    revolutionDeclared: NotRequired[bool]  # only to the declarer, while the check waits for the others
+    revolutionDeclared: NotRequired[
+        bool
+    ]  # only to the declarer, while the check waits for the others

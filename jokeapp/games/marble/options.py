@@ -28,7 +28,6 @@ OPTIONS: tuple[OptionSpec, ...] = (
 )
 
 
-
 @options_class(OPTIONS)
 @dataclass(frozen=True, slots=True)
 class MarbleOptions:
