@@ -22,6 +22,7 @@ from jokeapp.rooms.deadlines import AbsenceRules, DeadlineBook, rules_for
 from jokeapp.rooms.errors import RoomError
 from jokeapp.rooms.match import LoggedStep, Match
 from jokeapp.rooms.members import Seat, Spectator
+from jokeapp.rooms.viewpatch import SentViews
 from jokeapp.store.api import AbsenceRow, ActionRow, RoomRow, Store, StoreError
 
 log = logging.getLogger(__name__)
@@ -72,6 +73,7 @@ class Room:
         self._timer: Timer | None = None
         self._away_timer: Timer | None = None
         self._bots_waiting: dict[str, Timer] = {}
+        self.sent_views = SentViews()  # what each viewer's connections hold, to patch it
         self._bot_rng = Rng.from_seed(int.from_bytes(room_id.encode()[:8].ljust(8, b"\0"), "big"))
         self._queue: asyncio.Queue[tuple[cmd.Command, asyncio.Future[Any] | None]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
@@ -254,6 +256,8 @@ class Room:
         spectator = self.spectators.get(key)
         viewer = seat.player_id if seat is not None else None
         nickname = seat.nickname if seat is not None else (spectator.nickname if spectator else "")
+        view = self.view_for(viewer)
+        self.sent_views.sent(viewer, view)
         return {
             "type": "snapshot",
             "seq": self.seq,
@@ -264,7 +268,7 @@ class Room:
                 "nickname": nickname,
                 "host": viewer is not None and viewer == self.host_id,
             },
-            "view": self.view_for(viewer),
+            "view": view,
             "pending": self.pending_info(),
             "seedHash": self.match.seed_hash if self.match is not None else None,
             "lastClientSeq": self.last_client_seq.get(viewer, 0) if viewer else 0,
@@ -300,11 +304,13 @@ class Room:
         for key, conn in list(self.conns.items()):
             viewer = self.viewer_of(key)
             if viewer not in per_viewer:
+                view, patch = self.sent_views.next(viewer, self.view_for(viewer))
                 per_viewer[viewer] = {
                     "type": "update",
                     "seq": self.seq,
                     "events": self._redacted(events or [], viewer),
-                    "view": self.view_for(viewer),
+                    "view": view,
+                    "patch": patch,
                     "pending": pending,
                     "room": room,
                     "ack": None,
@@ -315,6 +321,7 @@ class Room:
             if ack is not None and ack[0] == key:
                 message = {**message, "ack": ack[1]}
             conn.send(message)
+        self.sent_views.keep_only(set(per_viewer))  # the others get a snapshot when they connect
 
     def _redacted(self, events: list[Event], viewer: str | None) -> list[Event]:
         out = []

@@ -17,6 +17,8 @@ from typing import Any
 import httpx
 import websockets
 
+from tests.heldview import held_view
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -187,7 +189,10 @@ class Client:
             return
         if message.get("room"):
             self.status = message["room"]["status"]
-        self.view = message["view"]
+        # the view as a client holds it: the update's whole view, or the last one patched;
+        # kept in the message too, so checks of what was sent read every view
+        self.view = held_view(self.view, message)
+        message["view"] = self.view
         self.pending = message["pending"]
         await self._maybe_play()
 

@@ -13,6 +13,7 @@ export interface WireProtocol {
   you?: You;
   pendingInfo?: PendingInfo;
   updateMessage?: UpdateMessage;
+  patchOp?: PatchOp;
   errorMessage?: ErrorMessage;
   pongMessage?: PongMessage;
   healthResponse?: HealthResponse;
@@ -118,6 +119,15 @@ export interface UpdateMessage {
   ack?: number | null;
   actor?: string | null;
   auto?: boolean;
+  patch?: PatchOp[] | null;
+}
+/**
+ * One operation of a JSON Patch (RFC 6902) on a view; ``value`` is absent for ``remove``.
+ */
+export interface PatchOp {
+  op: "add" | "remove" | "replace";
+  path: string;
+  value?: unknown;
 }
 export interface ErrorMessage {
   type: "error";
