@@ -300,28 +300,35 @@ class Room:
             self._away_sent = away
         room = self.info() if room_changed else None
         pending = self.pending_info()
+        viewers: dict[str, str | None] = {key: self.viewer_of(key) for key in self.conns}
+        views = self.sent_views.update({v: self.view_for(v) for v in viewers.values()})
         per_viewer: dict[str | None, dict[str, Any]] = {}
         for key, conn in list(self.conns.items()):
-            viewer = self.viewer_of(key)
-            if viewer not in per_viewer:
-                view, patch = self.sent_views.next(viewer, self.view_for(viewer))
-                per_viewer[viewer] = {
+            viewer = viewers[key]
+            message = per_viewer.get(viewer)
+            if message is None:
+                view, patch = views[viewer]
+                message = {
                     "type": "update",
                     "seq": self.seq,
                     "events": self._redacted(events or [], viewer),
-                    "view": view,
-                    "patch": patch,
                     "pending": pending,
-                    "room": room,
-                    "ack": None,
-                    "actor": actor,
-                    "auto": auto,
                 }
-            message = per_viewer[viewer]
+                # the fields at their default (null, false) are left out (docs/protocol.md)
+                if view is not None:
+                    message["view"] = view
+                if patch is not None:
+                    message["patch"] = patch
+                if room is not None:
+                    message["room"] = room
+                if actor is not None:
+                    message["actor"] = actor
+                if auto:
+                    message["auto"] = True
+                per_viewer[viewer] = message
             if ack is not None and ack[0] == key:
                 message = {**message, "ack": ack[1]}
             conn.send(message)
-        self.sent_views.keep_only(set(per_viewer))  # the others get a snapshot when they connect
 
     def _redacted(self, events: list[Event], viewer: str | None) -> list[Event]:
         out = []

@@ -21,6 +21,9 @@ from typing import Any
 
 Patch = list[dict[str, Any]]
 
+_MISSING: Any = object()
+_SCALARS = frozenset({int, str, bool, float, type(None)})
+
 # Past this many operations a patch is no smaller than the view: send the view itself.
 MAX_OPS = 48
 
@@ -56,16 +59,20 @@ def _diff(old: Any, new: Any, path: str, ops: Patch) -> None:
 
 
 def _diff_dict(old: dict[Any, Any], new: dict[Any, Any], path: str, ops: Patch) -> None:
+    removed = 0
     for key, value in old.items():
-        if key not in new:
+        after = new.get(key, _MISSING)
+        if after is value or (type(after) is type(value) and after == value):
+            continue  # most of a view: nothing to build, not even the path
+        if after is _MISSING:
             ops.append({"op": "remove", "path": f"{path}/{_token(key)}"})
+            removed += 1
         else:
-            after = new[key]
-            if after is not value:
-                _diff(value, after, f"{path}/{_token(key)}", ops)
-    for key, value in new.items():
-        if key not in old:
-            ops.append({"op": "add", "path": f"{path}/{_token(key)}", "value": value})
+            _diff(value, after, f"{path}/{_token(key)}", ops)
+    if len(new) != len(old) - removed:
+        for key, value in new.items():
+            if key not in old:
+                ops.append({"op": "add", "path": f"{path}/{_token(key)}", "value": value})
 
 
 def _diff_list(old: list[Any], new: list[Any], path: str, ops: Patch) -> None:
@@ -91,9 +98,62 @@ def _diff_list(old: list[Any], new: list[Any], path: str, ops: Patch) -> None:
     else:
         for i in range(head + mid_old, head + mid_new):
             ops.append({"op": "add", "path": f"{path}/{i}", "value": new[i]})
-    if len(ops) - start > n_new:
-        del ops[start:]  # more operations than the new list has items: the list itself
+    made = len(ops) - start
+    if made > n_new or (made > 1 and n_new <= 4 * made and all(type(v) in _SCALARS for v in new)):
+        # more operations than items, or a short list of numbers or names (the dice): the
+        # list itself is the smaller patch
+        del ops[start:]
         ops.append({"op": "replace", "path": path, "value": new})
+
+
+def _diff_by_key(old: dict[str, Any], new: dict[str, Any]) -> dict[Any, Patch]:
+    """``diff`` of two dicts, the operations grouped by the top-level key they touch."""
+    by_key: dict[Any, Patch] = {}
+    for key, value in old.items():
+        after = new.get(key, _MISSING)
+        if after is value or (type(after) is type(value) and after == value):
+            continue
+        ops: Patch = []
+        if after is _MISSING:
+            ops.append({"op": "remove", "path": f"/{_token(key)}"})
+        else:
+            _diff(value, after, f"/{_token(key)}", ops)
+        by_key[key] = ops
+    for key, value in new.items():
+        if key not in old:
+            by_key[key] = [{"op": "add", "path": f"/{_token(key)}", "value": value}]
+    return by_key
+
+
+def _diff_sharing(
+    held: dict[str, Any] | None,
+    view: dict[str, Any],
+    ref: tuple[dict[str, Any], dict[str, Any], dict[Any, Patch]],
+) -> Patch:
+    """``diff(held, view)``, taking from ``ref`` (the first viewer's held view, new view and
+    operations by key) what is the same, and sharing its objects in ``view``."""
+    ref_held, ref_view, ref_ops = ref
+    ops: Patch = []
+    kept = 0  # keys of ``held`` still in ``view``
+    for key, value in view.items():
+        same = ref_view.get(key, _MISSING)
+        if same is not value and (type(same) is not type(value) or same != value):
+            same = _MISSING  # this viewer's own (its hand, its choices)
+        else:
+            view[key] = same  # one object for every viewer that sees the same
+        if held is None:
+            continue
+        before = held.get(key, _MISSING)
+        kept += before is not _MISSING
+        if same is not _MISSING and before is ref_held.get(key, _MISSING):
+            ops.extend(ref_ops.get(key, ()))
+        elif before is _MISSING:
+            ops.append({"op": "add", "path": f"/{_token(key)}", "value": value})
+        elif before is not value:
+            _diff(before, value, f"/{_token(key)}", ops)
+    if held is not None and kept != len(held):
+        ops.extend({"op": "remove", "path": f"/{_token(k)}"} for k in held if k not in view)
+    return ops
 
 
 class SentViews:
@@ -113,27 +173,38 @@ class SentViews:
         """``view`` went out whole (a snapshot) to a connection of ``viewer``."""
         self._views[viewer] = view
 
-    def next(
-        self, viewer: str | None, view: dict[str, Any] | None
-    ) -> tuple[dict[str, Any] | None, Patch | None]:
-        """The update's ``(view, patch)`` for ``viewer``: the patch from the view it holds, the
-        whole view when it holds none or the patch would be as big, or neither when unchanged."""
-        held = self._views.get(viewer)
-        self._views[viewer] = view
-        if view is None:
-            return None, None
-        if held is None:
-            return view, None
-        ops = diff(held, view)
-        if not ops:
-            return None, None
-        if len(ops) > MAX_OPS:
-            return view, None
-        return None, ops
+    def update(
+        self, views: dict[str | None, dict[str, Any] | None]
+    ) -> dict[str | None, tuple[dict[str, Any] | None, Patch | None]]:
+        """Each update's ``(view, patch)``, for every viewer with an open connection: the patch
+        from the view it holds, the whole view when it holds none or the patch would be as big,
+        or neither when unchanged. Viewers left out are forgotten.
 
-    def keep_only(self, viewers: set[str | None]) -> None:
-        for viewer in [v for v in self._views if v not in viewers]:
-            del self._views[viewer]
+        The views of a room's viewers are mostly the same (the board, the scores), so the first
+        viewer's diff is worked out key by key, and another viewer's key whose value equals the
+        first's takes the first's object (the held views share it: one copy in memory) and,
+        when the views held shared it too, the first's operations for that key."""
+        out: dict[str | None, tuple[dict[str, Any] | None, Patch | None]] = {}
+        held_views, self._views = self._views, {}
+        ref: tuple[dict[str, Any], dict[str, Any], dict[Any, Patch]] | None = None
+        for viewer, view in views.items():
+            self._views[viewer] = view
+            held = held_views.get(viewer)
+            if view is None:
+                out[viewer] = (None, None)
+                continue
+            if ref is not None:
+                ops = _diff_sharing(held, view, ref)
+            else:
+                by_key = _diff_by_key(held, view) if held is not None else {}
+                if held is not None:
+                    ref = (held, view, by_key)
+                ops = [op for key_ops in by_key.values() for op in key_ops]
+            if held is None or len(ops) > MAX_OPS:
+                out[viewer] = (view, None)
+            else:
+                out[viewer] = (None, ops or None)
+        return out
 
     def clear(self) -> None:
         self._views.clear()

@@ -221,14 +221,16 @@ class PatchOp(msgspec.Struct, omit_defaults=True):
     value: Any = msgspec.UNSET
 
 
-class UpdateMessage(_Wire, tag="update", tag_field="type"):
+class UpdateMessage(_Wire, tag="update", tag_field="type", omit_defaults=True):
+    """Sent often, so a field at its default (null, false) is left out."""
+
     seq: int
     events: list[dict[str, Any]]  # redacted for this viewer
-    # The viewer's whole view, when it starts (a new match) or a patch would be as big;
-    # else null, and ``patch`` (null: the view did not change) turns the view of update
-    # ``seq - 1`` (or of the snapshot) into this one.
-    view: dict[str, Any] | None
     pending: list[PendingInfo]
+    # The viewer's whole view, when it starts (a new match) or a patch would be as big;
+    # else absent, and ``patch`` (absent: the view did not change) turns the view of update
+    # ``seq - 1`` (or of the snapshot) into this one.
+    view: dict[str, Any] | None = None
     room: RoomInfo | None = None  # present when seats, host, status or options changed
     ack: int | None = None  # the clientSeq of this viewer's own action that made this update
     actor: str | None = None  # who acted (None: a room change, not a game action)

@@ -13,7 +13,7 @@ from jokeapp.rooms.manager import RoomManager, installed_games
 from jokeapp.rooms.room import Room
 from jokeapp.server.protocol import ServerMessage
 from jokeapp.store.memory import MemoryStore
-from tests.heldview import held_view
+from tests.heldview import held_view, with_defaults
 from tests.rooms.fakegame import GAME as RACE
 
 _server_message = msgspec.json.Decoder(ServerMessage)
@@ -33,7 +33,7 @@ class FakeConn:
     def send(self, message: dict[str, Any]) -> None:
         raw = msgspec.json.encode(message)
         _server_message.decode(raw)  # every message the room sends is a valid protocol message
-        kept = msgspec.json.decode(raw)
+        kept = with_defaults(msgspec.json.decode(raw))
         if kept["type"] in ("snapshot", "update"):
             self.view = held_view(self.view, kept)
             kept["view"] = self.view

@@ -77,13 +77,30 @@ def test_a_type_change_is_a_replace_and_keys_are_escaped() -> None:
 
 def test_a_viewer_gets_its_whole_view_first_then_patches_then_nothing_if_unchanged() -> None:
     sent = SentViews()
-    assert sent.next("p1", {"round": 1}) == ({"round": 1}, None)  # nothing held: whole
-    assert sent.next("p1", {"round": 2}) == (None, [{"op": "replace", "path": "/round", "value": 2}])
-    assert sent.next("p1", {"round": 2}) == (None, None)
+    assert sent.update({"p1": {"round": 1}}) == {"p1": ({"round": 1}, None)}  # held none
+    replaced = [{"op": "replace", "path": "/round", "value": 2}]
+    assert sent.update({"p1": {"round": 2}}) == {"p1": (None, replaced)}
+    assert sent.update({"p1": {"round": 2}}) == {"p1": (None, None)}
     big = {str(i): i for i in range(MAX_OPS + 1)}
-    assert sent.next("p1", big) == (big, None)  # a patch as big as the view: the view
-    sent.keep_only({None})
-    assert sent.next("p1", {"round": 3}) == ({"round": 3}, None)  # forgotten: whole again
+    assert sent.update({"p1": big}) == {"p1": (big, None)}  # a patch as big as the view
+    sent.update({"p2": {"round": 3}})
+    assert sent.update({"p1": {"round": 3}}) == {"p1": ({"round": 3}, None)}  # forgotten
+
+
+def test_viewers_share_what_their_views_have_in_common() -> None:
+    sent = SentViews()
+    for viewer in ("p1", "p2"):
+        sent.sent(viewer, {"board": [1, 2], "hand": [viewer], "gone": 1})
+    views: dict[str | None, Any] = {
+        viewer: {"board": [1, 3], "hand": [viewer, "x"], "new": 0} for viewer in ("p1", "p2")
+    }
+    out = sent.update(views)
+    assert views["p1"]["board"] is views["p2"]["board"]  # one copy held for both
+    assert views["p1"]["hand"] is not views["p2"]["hand"]
+    for viewer in ("p1", "p2"):
+        _, ops = out[viewer]
+        before = {"board": [1, 2], "hand": [viewer], "gone": 1}
+        assert same(jsonpatch.apply_patch(before, ops), views[viewer])
 
 
 @pytest.mark.parametrize(("game_id", "players", "seed"), GAMES)
@@ -95,7 +112,7 @@ def test_patched_views_equal_whole_views_over_a_whole_game(
     for raw in stream(game_id, players, seed):
         line = msgspec.json.decode(raw)
         viewer = line["viewer"]
-        if line["view"] is not None:
+        if line["snapshot"] or line["view"] is not None:
             held[viewer] = line["view"]
         elif line["patch"]:
             held[viewer] = jsonpatch.apply_patch(held[viewer], line["patch"])

@@ -1,10 +1,11 @@
 """Whole games as each viewer's updates would carry their views: whole, patched, or unchanged.
 
-Random bots play a game; after setup and after every step each viewer (every seat and the
-spectator) gets ``SentViews.next`` exactly as ``Room.publish`` calls it, and each line holds
-what the update would carry (``view``, ``patch``) and the view itself (``full``), encoded at
-once as the server encodes its messages (a view that shared objects with the live state would
-show up as a wrong patch). The client's test runs this module and applies the patches with the
+Random bots play a game; after setup every viewer (every seat and the spectator) gets a
+snapshot, after every step ``SentViews.update`` as ``Room.publish`` calls it; one seat at a time
+is away for two steps and comes back with a snapshot. Each line holds what the message would
+carry (``view``, ``patch``) and the view itself (``full``), encoded at once as the server
+encodes its messages (a view that shared objects with the live state would show up as a
+wrong patch). The client's test runs this module and applies the patches with the
 client's code (client/tests/viewpatch.test.ts); tests/rooms/test_viewpatch.py does it in Python.
 
     python -m tests.rooms.view_stream marble 4 1     # game, players, seed: JSON lines
@@ -35,16 +36,31 @@ def stream(game_id: str, players: int, seed: int) -> Iterator[bytes]:
     log = [(step["actor"], step["action"]) for step in played.record["steps"]]
     sent = SentViews()
     viewers: list[str | None] = [*seats, None]
+    away: str | None = None  # a seat whose connection is closed for a step, then reconnects
     for step, (state, _events) in enumerate(walk(game, {}, seats, seed, log)):
-        for viewer in viewers:
-            full = game.view(state, viewer)
-            if step == 0:
-                sent.sent(viewer, full)  # the snapshot
-                view, patch = full, None
-            else:
-                view, patch = sent.next(viewer, full)
-            line = {"viewer": viewer, "step": step, "view": view, "patch": patch, "full": full}
-            yield msgspec.json.encode(line)
+        if away is not None and step % 29 == 9:
+            view = game.view(state, away)
+            sent.sent(away, view)  # back: its snapshot
+            yield _line(away, step, True, view, None, view)
+            away = None
+        elif step % 29 == 7:
+            away = seats[step % len(seats)]
+        # the order turns each step, so each viewer is in turn the one the others share with
+        turn = step % len(viewers)
+        views = {v: game.view(state, v) for v in viewers[turn:] + viewers[:turn] if v != away}
+        if step == 0:
+            for viewer, view in views.items():
+                sent.sent(viewer, view)  # the snapshots
+                yield _line(viewer, step, True, view, None, view)
+            continue
+        fulls = {viewer: msgspec.json.encode(view) for viewer, view in views.items()}
+        for viewer, (view, patch) in sent.update(views).items():
+            yield _line(viewer, step, False, view, patch, msgspec.Raw(fulls[viewer]))
+
+
+def _line(viewer: str | None, step: int, snapshot: bool, view: Any, patch: Any, full: Any) -> bytes:
+    line = {"viewer": viewer, "step": step, "snapshot": snapshot, "view": view}
+    return msgspec.json.encode({**line, "patch": patch, "full": full})
 
 
 def main(argv: list[str]) -> int:

@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import websockets
 
-from tests.heldview import held_view
+from tests.heldview import held_view, with_defaults
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -155,7 +155,7 @@ class Client:
         try:
             async for text in self.ws:
                 self.raw.append(text)
-                message = json.loads(text)
+                message = with_defaults(json.loads(text))
                 self.messages.append(message)
                 await self._on(message)
                 self.changed.set()

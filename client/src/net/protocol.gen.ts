@@ -109,12 +109,15 @@ export interface PendingInfo {
   kind: string;
   deadline: number | null;
 }
+/**
+ * Sent often, so a field at its default (null, false) is left out.
+ */
 export interface UpdateMessage {
   type: "update";
   seq: number;
   events: {}[];
-  view: {} | null;
   pending: PendingInfo[];
+  view?: {} | null;
   room?: RoomInfo | null;
   ack?: number | null;
   actor?: string | null;
