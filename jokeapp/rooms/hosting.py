@@ -182,6 +182,7 @@ async def _begin_match(room: Room) -> None:
     players = sorted(room.seats, key=seat_number)
     seed = new_seed()
     match = Match.begin(room.game, room.match_no + 1, room.options, players, seed)
+    match.remember_only(room.bot_players())  # only bots ask what their seat saw
     await room.store.begin_match(
         MatchRow(room.room_id, match.number, seed, players, dict(room.options))
     )

@@ -52,6 +52,7 @@ def restore_room(
         room.match = Match.restore(
             game, m.match, m.options, m.players, m.seed, loaded.snapshot, tail
         )
+        room.match.remember_only(room.bot_players())
         if loaded.tail:
             room.match.steps = loaded.tail[-1].step
         if room.status == "playing" and not room.match.over:

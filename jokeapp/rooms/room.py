@@ -203,6 +203,9 @@ class Room:
         at = seat.disconnected_at
         return grace is not None and at is not None and self.clock.now() >= at + grace
 
+    def bot_players(self) -> list[str]:
+        return [player for player, seat in self.seats.items() if seat.bot]
+
     def people_left(self) -> bool:
         """Whether any person still holds a seat (connected or not); bots never play alone."""
         return any(not s.bot and not s.gone for s in self.seats.values())
@@ -439,6 +442,7 @@ class Room:
         self.match = Match.restore(
             self.game, row.match, row.options, row.players, row.seed, None, steps
         )
+        self.match.remember_only(self.bot_players())
         self.book.refresh(self.game.pending(self.match.state), None, self.clock.now())
 
     async def finish(self, *, abandoned: bool = False) -> None:
