@@ -255,9 +255,9 @@ async def _kick_mid_match(room: Room, seat: Seat) -> None:
         seat.token_key = None
         seat.connected = False
         await room.store.save_seat(_seat_row(room, seat))
-    concede = room.concede_action()
-    conceded = concede is not None and await act_for(room, seat.player_id, dict(concede))
-    if not conceded:
+    action = room.kick_action()
+    applied = action is not None and await act_for(room, seat.player_id, dict(action))
+    if not applied:
         room.publish(room_changed=True)
 
 

@@ -166,7 +166,7 @@ async def timeout(room: Room) -> None:
     absent = seat is not None and not seat.bot and not seat.connected
     if absent and seat is not None:
         seat.timed_out_away = True  # from now on the timeout rules play for them: away
-    counts_for_afk = absent and decision.kind == room.book.rules.afk_kind
+    counts_for_afk = absent and decision.kind == room.book.policy.afk_kind
     round_now = round_of(room.game, room.match.state)
     done = await _apply(room, player, action, auto=True)
     if done and counts_for_afk:
@@ -184,13 +184,14 @@ def _timeout_action(room: Room, player: str) -> Action | None:
 
 
 async def _count_absent_round(room: Room, player: str, round_now: int | None) -> None:
-    """Marble 8.5 "2라운드 연속 자리 비움": the timeout rule started an absent person's turn.
+    """Spec 8.5 "N라운드 연속 자리 비움": the timeout rule started an absent person's turn
+    (a decision of the policy's ``afk_kind``); after ``afk_rounds`` rounds the host is asked.
 
     A round counts once, however many turns it gave them (a double's extra roll is the same
     round); a turn they play themselves, or coming back, clears the count. A game without
     rounds (``round_of`` gives None) counts each such turn as a round.
     """
-    limit = room.book.rules.afk_rounds
+    limit = room.book.policy.afk_rounds
     if limit is None or room.status != "playing":
         return
     if round_now is None or room.afk_last_round.get(player) != round_now:
@@ -227,5 +228,5 @@ async def bot_move(room: Room, player: str) -> None:
 
 
 async def act_for(room: Room, player: str, action: Action) -> bool:
-    """The server acts for a player (a kick's CONCEDE), logged as auto."""
+    """The server acts for a player (the game's kick action), logged as auto."""
     return await _apply(room, player, action, auto=True, room_changed=True)

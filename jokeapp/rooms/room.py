@@ -18,7 +18,7 @@ from jokeapp.core.contract import Action, Event, Game, presentation_pause
 from jokeapp.core.rng import Rng
 from jokeapp.rooms import commands as cmd
 from jokeapp.rooms.clock import Clock, Timer
-from jokeapp.rooms.deadlines import AbsenceRules, DeadlineBook, rules_for
+from jokeapp.rooms.deadlines import DeadlineBook
 from jokeapp.rooms.errors import RoomError
 from jokeapp.rooms.match import LoggedStep, Match
 from jokeapp.rooms.members import Seat, Spectator
@@ -41,7 +41,6 @@ class Room:
         clock: Clock,
         bot_delay: float = 1.0,
         created_at: float = 0.0,
-        rules: AbsenceRules | None = None,
     ) -> None:
         self.room_id = room_id
         self.code = code
@@ -60,7 +59,7 @@ class Room:
         self.match: Match | None = None
         self.seq = 0
         self.last_client_seq: dict[str, int] = {}
-        self.book = DeadlineBook(rules or rules_for(game.id))
+        self.book = DeadlineBook(game.absence)
         # marble 8.5: rounds in a row whose turns the timeout rule played, and the last one
         self.afk_rounds: dict[str, int] = {}
         self.afk_last_round: dict[str, int] = {}
@@ -197,7 +196,7 @@ class Room:
             return False
         if seat.timed_out_away:
             return True
-        grace = self.book.rules.grace
+        grace = self.book.policy.grace
         at = seat.disconnected_at
         return grace is not None and at is not None and self.clock.now() >= at + grace
 
@@ -472,7 +471,7 @@ class Room:
         if self._away_timer is not None:
             self._away_timer.cancel()
             self._away_timer = None
-        grace = self.book.rules.grace
+        grace = self.book.policy.grace
         if grace is None:
             return
         ends = [
@@ -509,5 +508,5 @@ class Room:
     def bot_rng(self) -> Rng:
         return self._bot_rng
 
-    def concede_action(self) -> Mapping[str, Any] | None:
-        return self.book.rules.concede
+    def kick_action(self) -> Mapping[str, Any] | None:
+        return self.book.policy.kick_action

@@ -8,7 +8,6 @@ from typing import Any
 import pytest
 
 from jokeapp.rooms import commands as cmd
-from jokeapp.rooms import deadlines
 from jokeapp.rooms.clock import FakeClock
 from jokeapp.rooms.errors import RoomError
 from jokeapp.rooms.manager import RoomManager
@@ -18,10 +17,7 @@ from tests.rooms.lapsgame import GAME as LAPS
 
 
 @pytest.fixture
-async def laps_manager(
-    store: MemoryStore, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
-) -> Any:
-    monkeypatch.setitem(deadlines.RULES_BY_GAME, "laps", deadlines.MARBLE_RULES)
+async def laps_manager(store: MemoryStore, clock: FakeClock) -> Any:
     mgr = RoomManager(store, clock, bot_delay=1.0, games=lambda: {**all_games(), "laps": LAPS})
     yield mgr
     await mgr.close()

@@ -7,7 +7,6 @@ from typing import Any
 import pytest
 
 from jokeapp.rooms import commands as cmd
-from jokeapp.rooms import deadlines
 from jokeapp.rooms.clock import FakeClock
 from jokeapp.rooms.manager import RoomManager, installed_games
 from jokeapp.rooms.room import Room
@@ -26,11 +25,7 @@ def with_laps() -> dict[str, Any]:
 
 
 @pytest.fixture
-async def laps_manager(
-    store: MemoryStore, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
-) -> Any:
-    # the laps test game plays by marble's absence rules: 5 s grace, offer after two rounds
-    monkeypatch.setitem(deadlines.RULES_BY_GAME, "laps", deadlines.MARBLE_RULES)
+async def laps_manager(store: MemoryStore, clock: FakeClock) -> Any:
     mgr = RoomManager(store, clock, bot_delay=1.0, games=with_laps)
     yield mgr
     await mgr.close()

@@ -8,7 +8,6 @@ import pytest
 
 from jokeapp.core.contract import presentation_pause
 from jokeapp.rooms import commands as cmd
-from jokeapp.rooms import deadlines
 from jokeapp.rooms.clock import FakeClock
 from jokeapp.rooms.manager import RoomManager, installed_games
 from jokeapp.store.memory import MemoryStore
@@ -95,9 +94,8 @@ async def test_dalmuti_opening_draw_reaches_players_and_the_first_deadline_waits
 
 
 async def test_a_decision_starts_after_the_games_pause_for_people_and_bots(
-    store: MemoryStore, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+    store: MemoryStore, clock: FakeClock
 ) -> None:
-    monkeypatch.setitem(deadlines.RULES_BY_GAME, "laps", deadlines.MARBLE_RULES)
     manager = RoomManager(store, clock, bot_delay=1.0, games=lambda: {**all_games(), "laps": LAPS})
     room, host, _ = await manager.create("laps", {}, "a")
     await room.call(cmd.AddBot(host, "heuristic"))
