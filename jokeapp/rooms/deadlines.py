@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from jokeapp.core.contract import AbsencePolicy, Pending
+from jokeapp.rooms.absence import Absences
 from jokeapp.rooms.members import Seat
 
 
@@ -31,8 +32,8 @@ class DeadlineBook:
     """The open decisions of a match and when each one began."""
 
     policy: AbsencePolicy
+    absences: Absences  # read only: the timeouts in a row that shorten a deadline
     decisions: list[Decision] = field(default_factory=list)
-    timeouts_in_row: dict[str, int] = field(default_factory=dict)
 
     def refresh(
         self, pending: Sequence[Pending], actor: str | None, now: float, pause: float = 0.0
@@ -51,18 +52,12 @@ class DeadlineBook:
     def clear(self) -> None:
         self.decisions = []
 
-    def acted_themselves(self, player: str) -> None:
-        self.timeouts_in_row[player] = 0
-
-    def timed_out(self, player: str) -> None:
-        self.timeouts_in_row[player] = self.timeouts_in_row.get(player, 0) + 1
-
     def deadline(self, decision: Decision, seat: Seat | None) -> float | None:
         policy = self.policy
         seconds: float | None = decision.seconds
         if (
             policy.short_after is not None
-            and self.timeouts_in_row.get(decision.player, 0) >= policy.short_after
+            and self.absences.timeouts_in_row.get(decision.player, 0) >= policy.short_after
         ):
             seconds = (
                 policy.short_seconds if seconds is None else min(seconds, policy.short_seconds)

@@ -10,6 +10,7 @@ from jokeapp.core.contract import presentation_pause
 from jokeapp.rooms import commands as cmd
 from jokeapp.rooms.clock import FakeClock
 from jokeapp.rooms.manager import RoomManager, installed_games
+from jokeapp.rooms.messages import pending_info
 from jokeapp.store.memory import MemoryStore
 from tests.rooms.conftest import FakeConn, all_games, run_until_over, tick
 from tests.rooms.lapsgame import GAME as LAPS
@@ -176,7 +177,7 @@ async def test_marble_pending_deadline_includes_the_walk(
     from tests.rooms.test_timers import room_with
 
     room, _, conns = await room_with(manager, "marble", 2, 0, {"turnSeconds": 30})
-    first = room.pending_info()[0]["player"]
+    first = pending_info(room)[0]["player"]
     conn = conns[int(first[1:]) - 1]
     await room.call(cmd.ClientAction(conn, 1, {"type": "ROLL"}))
     update = conn.last("update")
