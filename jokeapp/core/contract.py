@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
@@ -184,3 +184,19 @@ def display_tables(game: Any) -> dict[str, Any]:
     names), so that no client copies them; ``{}`` for a game without any. JSON-ready."""
     hook = getattr(game, "display_tables", None)
     return {} if hook is None else dict(hook())
+
+
+def views_of(
+    game: Any, state: Any, viewers: Iterable[str | None]
+) -> dict[str | None, dict[str, Any]]:
+    """Every viewer's ``view`` at once (``game.views(state, viewers)``, else one ``view`` each).
+
+    A game may build what every viewer sees alike once and share those objects between the
+    views (no one changes a view), which makes a room's update to all its viewers cheaper;
+    each view must equal ``game.view(state, viewer)``.
+    """
+    hook = getattr(game, "views", None)
+    if hook is not None:
+        shared: dict[str | None, dict[str, Any]] = hook(state, list(viewers))
+        return shared
+    return {viewer: game.view(state, viewer) for viewer in viewers}

@@ -104,7 +104,7 @@ def publish(
     info = room_info(room) if room_changed else None
     pending = pending_info(room)
     viewers = {key: room.members.viewer_of(key) for key, _ in audience}
-    views = audience.views.update({v: room.view_for(v) for v in viewers.values()})
+    views = audience.views.update(room.views_for(dict.fromkeys(viewers.values())))
     per_viewer: dict[str | None, dict[str, Any]] = {}
     for key, conn in audience:
         viewer = viewers[key]

@@ -12,10 +12,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any
 
-from jokeapp.core.contract import Action, Event, Game, presentation_pause
+from jokeapp.core.contract import Action, Event, Game, presentation_pause, views_of
 from jokeapp.core.rng import Rng
 from jokeapp.rooms import commands as cmd
 from jokeapp.rooms.absence import Absences
@@ -159,6 +159,13 @@ class Room:
     def view_for(self, viewer: str | None) -> dict[str, Any] | None:
         match = self.series.match
         return None if match is None else self.game.view(match.state, viewer)
+
+    def views_for(self, viewers: Iterable[str | None]) -> dict[str | None, Any]:
+        """``view_for`` of several viewers at once (they share what they see alike)."""
+        match = self.series.match
+        if match is None:
+            return dict.fromkeys(viewers)
+        return views_of(self.game, match.state, viewers)
 
     def kick_action(self) -> Mapping[str, Any] | None:
         return self.book.policy.kick_action

@@ -19,6 +19,7 @@ from typing import Any
 
 import msgspec
 
+from jokeapp.core.contract import views_of
 from jokeapp.core.replay import walk
 from jokeapp.games import get_game
 from jokeapp.rooms.viewpatch import SentViews
@@ -47,13 +48,14 @@ def stream(game_id: str, players: int, seed: int) -> Iterator[bytes]:
             away = seats[step % len(seats)]
         # the order turns each step, so each viewer is in turn the one the others share with
         turn = step % len(viewers)
-        views = {v: game.view(state, v) for v in viewers[turn:] + viewers[:turn] if v != away}
+        # as a room builds them: at once, sharing what they see alike (``full``: one by one)
+        views = views_of(game, state, [v for v in viewers[turn:] + viewers[:turn] if v != away])
         if step == 0:
             for viewer, view in views.items():
                 sent.sent(viewer, view)  # the snapshots
                 yield _line(viewer, step, True, view, None, view)
             continue
-        fulls = {viewer: msgspec.json.encode(view) for viewer, view in views.items()}
+        fulls = {viewer: msgspec.json.encode(game.view(state, viewer)) for viewer in views}
         for viewer, (view, patch) in sent.update(views).items():
             yield _line(viewer, step, False, view, patch, msgspec.Raw(fulls[viewer]))
 

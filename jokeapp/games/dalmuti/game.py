@@ -140,6 +140,11 @@ class DalmutiGame:
     def view(self, state: DalmutiState, viewer: str | None) -> dict[str, Any]:
         return views.view(state, viewer)
 
+    def views(
+        self, state: DalmutiState, viewers: list[str | None]
+    ) -> dict[str | None, dict[str, Any]]:
+        return views.views(state, viewers)
+
     def redact_event(self, event: Event, viewer: str | None) -> Event | None:
         return views.redact_event(event, viewer)
 

@@ -34,7 +34,7 @@ from jokeapp.games.marble.stats import MarbleStats
 from jokeapp.games.marble.tables import display_tables
 from jokeapp.games.marble.timeouts import ABSENCE, on_timeout, pending
 from jokeapp.games.marble.trade import propose_trade, respond_trade
-from jokeapp.games.marble.view import view
+from jokeapp.games.marble.view import view, views
 from jokeapp.games.marble.view_legal import legal_actions_from_view
 from jokeapp.games.marble.wire import MarbleAction, MarbleEvent, MarbleView
 
@@ -109,6 +109,11 @@ class MarbleGame:
 
     def view(self, state: MarbleState, viewer: str | None) -> dict[str, Any]:
         return view(state, viewer)
+
+    def views(
+        self, state: MarbleState, viewers: list[str | None]
+    ) -> dict[str | None, dict[str, Any]]:
+        return views(state, viewers)
 
     def redact_event(self, event: Event, viewer: str | None) -> Event | None:
         """Every marble event is public (a card's id is shown as it is drawn)."""
