@@ -16,13 +16,18 @@ from pathlib import Path
 from jokeapp.bench import engines
 from jokeapp.bench.machine import describe, pin_to_one_core
 
-SECTIONS = ("engines", "load", "capacity", "profile")
+SECTIONS = ("engines", "load", "capacity", "profile-before", "profile")
 HEADINGS = {  # how each section's Markdown begins
     "engines": "## Engines",
     "load": "## Room server load",
     "capacity": "## Capacity",
-    "profile": "## Profile",
+    # the profile before a round of optimisation, kept as the reference; `profile`: now
+    "profile-before": "## Profile (before)",
+    "profile": "## Profile (after)",
 }
+
+
+DEFAULT = tuple(name for name in SECTIONS if name != "profile-before")
 
 
 def kept_sections(path: Path) -> dict[str, list[str]]:
@@ -79,15 +84,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=5, help="engine runs")
     parser.add_argument("--marble-games", type=int, default=200)
     parser.add_argument("--dalmuti-games", type=int, default=200)
-    parser.add_argument("--only", nargs="+", choices=SECTIONS, default=list(SECTIONS))
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        choices=SECTIONS,
+        default=list(DEFAULT),
+        help="profile-before re-measures the reference profile; a run keeps it otherwise",
+    )
     parser.add_argument("--quick", action="store_true", help="every section at smoke-test size")
     args = parser.parse_args(argv)
     quick = ["--quick"] if args.quick else []
     command = "python -m jokeapp.bench" + (f" --write {args.write}" if args.write else "")
     command += " --quick" if args.quick else ""
-    partial = set(args.only) != set(SECTIONS)
+    partial = set(args.only) != set(DEFAULT)
+    kept_always = "profile-before" not in args.only
     command += f" --only {' '.join(args.only)}" if partial else ""
-    kept = kept_sections(args.write) if args.write and partial else {}
+    kept = kept_sections(args.write) if args.write and (partial or kept_always) else {}
     lines = [
         "# Benchmarks",
         "",
@@ -98,14 +110,16 @@ def main(argv: list[str] | None = None) -> int:
         f"Machine: {describe()}.",
     ]
     # The server tools first: the engine section pins this process to one core.
-    server_sections = {
-        "load": quick,
-        "capacity": quick,
-        "profile": ["--seconds", "3"] if args.quick else [],
+    profile = ["--seconds", "3"] if args.quick else []
+    server_sections = {  # section: (module, its arguments)
+        "load": ("load", quick),
+        "capacity": ("capacity", quick),
+        "profile-before": ("profile", [*profile, "--label", "before"]),
+        "profile": ("profile", [*profile, "--label", "after"]),
     }
     measured = {
-        name: tool_section(name, extra)
-        for name, extra in server_sections.items()
+        name: tool_section(module, extra)
+        for name, (module, extra) in server_sections.items()
         if name in args.only
     }
     if "engines" in args.only:
