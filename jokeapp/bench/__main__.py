@@ -16,11 +16,12 @@ from pathlib import Path
 from jokeapp.bench import engines
 from jokeapp.bench.machine import describe, pin_to_one_core
 
-SECTIONS = ("engines", "load", "capacity", "profile-before", "profile")
+SECTIONS = ("engines", "load", "capacity", "memory", "profile-before", "profile")
 HEADINGS = {  # how each section's Markdown begins
     "engines": "## Engines",
     "load": "## Room server load",
     "capacity": "## Capacity",
+    "memory": "## Memory per idle room",
     # the profile before a round of optimisation, kept as the reference; `profile`: now
     "profile-before": "## Profile (before)",
     "profile": "## Profile (after)",
@@ -114,6 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     server_sections = {  # section: (module, its arguments)
         "load": ("load", quick),
         "capacity": ("capacity", quick),
+        "memory": ("memory", quick),
         "profile-before": ("profile", [*profile, "--label", "before"]),
         "profile": ("profile", [*profile, "--label", "after"]),
     }
