@@ -108,51 +108,49 @@ def _diff_list(old: list[Any], new: list[Any], path: str, ops: Patch) -> None:
 
 def _diff_by_key(old: dict[str, Any], new: dict[str, Any]) -> dict[Any, Patch]:
     """``diff`` of two dicts, the operations grouped by the top-level key they touch."""
+    get = old.get
     by_key: dict[Any, Patch] = {}
-    for key, value in old.items():
-        after = new.get(key, _MISSING)
-        if after is value or (type(after) is type(value) and after == value):
-            continue
-        ops: Patch = []
-        if after is _MISSING:
-            ops.append({"op": "remove", "path": f"/{_token(key)}"})
+    # the unchanged keys (most) are passed over by C-level comparisons in the comprehension
+    for key in [k for k, v in new.items() if v is not get(k, _MISSING) and v != get(k, _MISSING)]:
+        before = get(key, _MISSING)
+        after = new[key]
+        if before is _MISSING:
+            by_key[key] = [{"op": "add", "path": f"/{_token(key)}", "value": after}]
         else:
-            _diff(value, after, f"/{_token(key)}", ops)
-        by_key[key] = ops
-    for key, value in new.items():
-        if key not in old:
-            by_key[key] = [{"op": "add", "path": f"/{_token(key)}", "value": value}]
+            ops: Patch = []
+            _diff(before, after, f"/{_token(key)}", ops)
+            by_key[key] = ops
+    for key in [k for k in old if k not in new]:
+        by_key[key] = [{"op": "remove", "path": f"/{_token(key)}"}]
     return by_key
 
 
 def _diff_sharing(
-    held: dict[str, Any] | None,
+    held: dict[str, Any],
     view: dict[str, Any],
     ref: tuple[dict[str, Any], dict[str, Any], dict[Any, Patch]],
 ) -> Patch:
-    """``diff(held, view)``, taking from ``ref`` (the first viewer's held view, new view and
-    operations by key) what is the same, and sharing its objects in ``view``."""
+    """``diff(held, view)``, taking ``ref``'s operations (the first viewer's held view, new
+    view and operations by key) for every key whose value is the very object of ``ref``'s,
+    before and after: a game's ``views`` shares what every viewer sees alike."""
     ref_held, ref_view, ref_ops = ref
-    ops: Patch = []
-    kept = 0  # keys of ``held`` still in ``view``
-    for key, value in view.items():
-        same = ref_view.get(key, _MISSING)
-        if same is not value and (type(same) is not type(value) or same != value):
-            same = _MISSING  # this viewer's own (its hand, its choices)
-        else:
-            view[key] = same  # one object for every viewer that sees the same
-        if held is None:
-            continue
-        before = held.get(key, _MISSING)
-        kept += before is not _MISSING
-        if same is not _MISSING and before is ref_held.get(key, _MISSING):
-            ops.extend(ref_ops.get(key, ()))
+    ref_get, ref_held_get = ref_view.get, ref_held.get
+    # this viewer's own keys (its hand, its choices), and those it held apart from the first;
+    # for every other key, before and after are the first's very objects (or both absent)
+    own = {k for k, v in view.items() if v is not ref_get(k, _MISSING)}
+    own.update([k for k in ref_view if k not in view])
+    own.update([k for k, v in held.items() if v is not ref_held_get(k, _MISSING)])
+    own.update([k for k in ref_held if k not in held])
+    ops: Patch = [op for key, key_ops in ref_ops.items() if key not in own for op in key_ops]
+    for key in own:
+        before, after = held.get(key, _MISSING), view.get(key, _MISSING)
+        if after is _MISSING:
+            if before is not _MISSING:
+                ops.append({"op": "remove", "path": f"/{_token(key)}"})
         elif before is _MISSING:
-            ops.append({"op": "add", "path": f"/{_token(key)}", "value": value})
-        elif before is not value:
-            _diff(before, value, f"/{_token(key)}", ops)
-    if held is not None and kept != len(held):
-        ops.extend({"op": "remove", "path": f"/{_token(k)}"} for k in held if k not in view)
+            ops.append({"op": "add", "path": f"/{_token(key)}", "value": after})
+        else:
+            _diff(before, after, f"/{_token(key)}", ops)
     return ops
 
 
@@ -180,10 +178,11 @@ class SentViews:
         from the view it holds, the whole view when it holds none or the patch would be as big,
         or neither when unchanged. Viewers left out are forgotten.
 
-        The views of a room's viewers are mostly the same (the board, the scores), so the first
-        viewer's diff is worked out key by key, and another viewer's key whose value equals the
-        first's takes the first's object (the held views share it: one copy in memory) and,
-        when the views held shared it too, the first's operations for that key."""
+        The views of a room's viewers are mostly the same (the board, the scores): a game's
+        ``views`` builds that part once and shares its objects between them. So the first
+        viewer's diff is worked out key by key, and another viewer takes the first's operations
+        for every key whose value is the first's very object, before and after; only its own
+        keys are compared. The views held share those objects too: one copy in memory."""
         out: dict[str | None, tuple[dict[str, Any] | None, Patch | None]] = {}
         held_views, self._views = self._views, {}
         ref: tuple[dict[str, Any], dict[str, Any], dict[Any, Patch]] | None = None
@@ -194,7 +193,7 @@ class SentViews:
                 out[viewer] = (None, None)
                 continue
             if ref is not None:
-                ops = _diff_sharing(held, view, ref)
+                ops = _diff_sharing(held, view, ref) if held is not None else []
             else:
                 by_key = _diff_by_key(held, view) if held is not None else {}
                 if held is not None:

@@ -87,20 +87,29 @@ def test_a_viewer_gets_its_whole_view_first_then_patches_then_nothing_if_unchang
     assert sent.update({"p1": {"round": 3}}) == {"p1": ({"round": 3}, None)}  # forgotten
 
 
-def test_viewers_share_what_their_views_have_in_common() -> None:
+@pytest.mark.parametrize("shared", [True, False])
+def test_viewers_whose_views_share_objects_share_the_first_viewers_operations(
+    shared: bool,
+) -> None:
     sent = SentViews()
-    for viewer in ("p1", "p2"):
-        sent.sent(viewer, {"board": [1, 2], "hand": [viewer], "gone": 1})
+    board = [1, 2]
+    for viewer in ("p1", "p2", "p3"):
+        held = {"board": board if shared else [1, 2], "hand": [viewer], "gone": 1}
+        if viewer == "p3":
+            del held["gone"]  # held apart from the first viewer's
+        sent.sent(viewer, held)
+    new_board = [1, 3]
     views: dict[str | None, Any] = {
-        viewer: {"board": [1, 3], "hand": [viewer, "x"], "new": 0} for viewer in ("p1", "p2")
+        viewer: {"board": new_board if shared else [1, 3], "hand": [viewer, "x"], "new": 0}
+        for viewer in ("p1", "p2", "p3")
     }
     out = sent.update(views)
-    assert views["p1"]["board"] is views["p2"]["board"]  # one copy held for both
-    assert views["p1"]["hand"] is not views["p2"]["hand"]
-    for viewer in ("p1", "p2"):
+    for viewer in ("p1", "p2", "p3"):
         _, ops = out[viewer]
-        before = {"board": [1, 2], "hand": [viewer], "gone": 1}
-        assert same(jsonpatch.apply_patch(before, ops), views[viewer])
+        before: dict[str, Any] = {"board": [1, 2], "hand": [viewer], "gone": 1}
+        if viewer == "p3":
+            del before["gone"]
+        assert same(jsonpatch.apply_patch(before, ops), views[viewer]), viewer
 
 
 @pytest.mark.parametrize(("game_id", "players", "seed"), GAMES)
