@@ -93,10 +93,14 @@ def main(argv: list[str] | None = None) -> int:
         help="profile-before re-measures the reference profile; a run keeps it otherwise",
     )
     parser.add_argument("--quick", action="store_true", help="every section at smoke-test size")
+    parser.add_argument(
+        "--load-rooms", type=int, nargs="+", help="the load section's room counts (its default)"
+    )
     args = parser.parse_args(argv)
     quick = ["--quick"] if args.quick else []
     command = "python -m jokeapp.bench" + (f" --write {args.write}" if args.write else "")
     command += " --quick" if args.quick else ""
+    command += f" --load-rooms {' '.join(map(str, args.load_rooms))}" if args.load_rooms else ""
     partial = set(args.only) != set(DEFAULT)
     kept_always = "profile-before" not in args.only
     command += f" --only {' '.join(args.only)}" if partial else ""
@@ -112,8 +116,9 @@ def main(argv: list[str] | None = None) -> int:
     ]
     # The server tools first: the engine section pins this process to one core.
     profile = ["--seconds", "3"] if args.quick else []
+    load_rooms = ["--rooms", *map(str, args.load_rooms)] if args.load_rooms else []
     server_sections = {  # section: (module, its arguments)
-        "load": ("load", quick),
+        "load": ("load", [*quick, *load_rooms]),
         "capacity": ("capacity", quick),
         "memory": ("memory", quick),
         "profile-before": ("profile", [*profile, "--label", "before"]),
