@@ -8,7 +8,7 @@ from typing import Any
 import jsonpatch
 import msgspec
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jokeapp.rooms.clock import FakeClock
@@ -45,6 +45,7 @@ json_pairs = kinds.flatmap(lambda values: st.tuples(values, values))
 json_values = kinds.flatmap(lambda values: values)
 
 
+@settings(deadline=None)  # no timing: a loaded machine must not fail it
 @given(json_pairs)
 def test_a_diff_applied_by_an_rfc_6902_library_gives_the_new_value(pair: tuple[Any, Any]) -> None:
     old, new = pair
@@ -54,6 +55,7 @@ def test_a_diff_applied_by_an_rfc_6902_library_gives_the_new_value(pair: tuple[A
     assert {op["op"] for op in ops} <= {"add", "remove", "replace"}
 
 
+@settings(deadline=None)
 @given(json_values)
 def test_an_equal_value_needs_no_operation(value: Any) -> None:
     assert diff(value, copied(value)) == []
