@@ -16,11 +16,12 @@ from jokeapp.rooms.clock import Clock
 from jokeapp.rooms.dispatch import handle
 from jokeapp.rooms.errors import RoomError
 from jokeapp.rooms.match import LoggedStep, Match
-from jokeapp.rooms.messages import room_info
+from jokeapp.rooms.messages import game_info, room_info
 from jokeapp.rooms.nickname import clean_nickname
 from jokeapp.rooms.restore import restore_room
 from jokeapp.rooms.room import Room
 from jokeapp.store.api import Store
+from jokeapp.wire import protocol as p
 
 log = logging.getLogger(__name__)
 
@@ -33,20 +34,6 @@ EVICT_AFTER = 600.0  # seconds a finished, unwatched room stays in memory
 def installed_games(ids: Iterable[str] | None = None) -> dict[str, Game[Any]]:
     """Every registered game; a broken engine raises (GameLoadError) instead of vanishing."""
     return load_games(ids)
-
-
-def game_info(game: Game[Any]) -> dict[str, Any]:
-    return {
-        "id": game.id,
-        "title": game.title,
-        "minPlayers": game.min_players,
-        "maxPlayers": game.max_players,
-        "options": [
-            {"key": o.key, "label": o.label, "choices": list(o.choices), "default": o.default}
-            for o in game.options
-        ],
-        "bots": list(game.bots),  # in level order: random, easy, normal, hard
-    }
 
 
 class RoomManager:
@@ -68,7 +55,7 @@ class RoomManager:
     def games(self) -> dict[str, Game[Any]]:
         return self._games()
 
-    def catalogue(self) -> list[dict[str, Any]]:
+    def catalogue(self) -> list[p.GameInfo]:
         return [game_info(g) for g in self.games().values()]
 
     def _game(self, game_id: object) -> Game[Any]:
@@ -145,7 +132,7 @@ class RoomManager:
                 log.exception("room %s could not be restored", room_id)
         return count
 
-    def open_rooms(self) -> list[dict[str, Any]]:
+    def open_rooms(self) -> list[p.RoomInfo]:
         live = [r for r in self.rooms.values() if r.status != "finished"]
         live.sort(key=lambda r: r.created_at, reverse=True)
         return [room_info(r) for r in live[:OPEN_ROOMS_LIMIT]]

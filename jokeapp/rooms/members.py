@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass, field
-from typing import Any
 
 
 def new_token() -> str:
@@ -35,17 +34,6 @@ class Seat:
     def gone(self) -> bool:
         """A person who left or was kicked mid-match: nobody will come back to this seat."""
         return self.bot_policy is None and self.token_key is None
-
-    def info(self, host_id: str | None, away: bool = False) -> dict[str, Any]:
-        return {
-            "playerId": self.player_id,
-            "nickname": self.nickname,
-            "bot": self.bot,
-            "connected": self.connected or self.bot,
-            "host": self.player_id == host_id,
-            "botPolicy": self.bot_policy,
-            "away": away,
-        }
 
 
 @dataclass(slots=True)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from jokeapp.core.codes import CLOSE_BY_CODE, CLOSE_NORMAL
 from jokeapp.rooms.errors import RoomError, error_frame
 from jokeapp.rooms.members import Seat, Spectator, new_token, token_key
@@ -12,6 +10,7 @@ from jokeapp.rooms.nickname import clean_nickname, trim_spaces
 from jokeapp.rooms.room import Room
 from jokeapp.rooms.turns import act_for
 from jokeapp.store.api import SeatRow, SpectatorRow
+from jokeapp.wire import protocol as p
 
 
 def seat_row(room: Room, seat: Seat) -> SeatRow:
@@ -113,7 +112,7 @@ async def add_bot(room: Room, policy: str) -> str:
     return player_id
 
 
-async def remove_bot(room: Room, player_id: str) -> dict[str, Any]:
+async def remove_bot(room: Room, player_id: str) -> p.RoomInfo:
     if room.series.playing:
         raise RoomError("wrong_status")
     seat = room.members.seats.get(player_id)
@@ -125,7 +124,7 @@ async def remove_bot(room: Room, player_id: str) -> dict[str, Any]:
     return room_info(room)
 
 
-async def kick(room: Room, host: str, player_id: str) -> dict[str, Any]:
+async def kick(room: Room, host: str, player_id: str) -> p.RoomInfo:
     if player_id == host:
         raise RoomError("cannot_kick_self")
     seat = room.members.seats.get(player_id)
@@ -156,7 +155,7 @@ async def _kick_mid_match(room: Room, seat: Seat) -> None:
         publish(room, room_changed=True)
 
 
-async def afk_answer(room: Room, host: str, player_id: str, choice: str) -> dict[str, Any]:
+async def afk_answer(room: Room, host: str, player_id: str, choice: str) -> p.RoomInfo:
     if player_id not in room.absences.offers or not room.series.playing:
         raise RoomError("no_afk_offer")
     if choice == "kick":
