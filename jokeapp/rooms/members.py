@@ -35,6 +35,23 @@ class Seat:
         """A person who left or was kicked mid-match: nobody will come back to this seat."""
         return self.bot_policy is None and self.token_key is None
 
+    def came_back(self) -> None:
+        self.connected = True
+        self.disconnected_at = None
+        self.timed_out_away = False
+
+    def went_away(self, now: float) -> None:
+        self.connected = False
+        self.disconnected_at = now
+
+    def left(self) -> None:
+        """The person left or was kicked mid-match: the token is void, the seat stays."""
+        self.token_key = None
+        self.connected = False
+
+    def timed_out_while_away(self) -> None:
+        self.timed_out_away = True  # from now on the timeout rules play for them: away
+
 
 @dataclass(slots=True)
 class Spectator:

@@ -8,7 +8,7 @@ from typing import Any
 
 import msgspec
 
-from jokeapp.core.contract import Event, Game
+from jokeapp.core.contract import Event, Game, redacted
 from jokeapp.rooms.members import Seat
 from jokeapp.rooms.room import Room
 from jokeapp.wire import protocol as p
@@ -110,7 +110,7 @@ def setup_events_for(room: Room, viewer: str | None) -> list[Event] | None:
     match = room.match
     if match is None or not room.series.playing or match.steps > 0:
         return None
-    return redacted(room, match.setup_events, viewer)
+    return redacted(room.game, match.setup_events, viewer)
 
 
 def publish(
@@ -138,7 +138,7 @@ def publish(
         if viewer not in per_viewer:
             per_viewer[viewer] = p.UpdateMessage(
                 seq=seq,
-                events=redacted(room, events or [], viewer),
+                events=redacted(room.game, events or [], viewer),
                 view=room.view_for(viewer),
                 pending=pending,
                 room=info,
@@ -150,12 +150,3 @@ def publish(
         if ack is not None and ack[0] == key:
             message = msgspec.structs.replace(message, ack=ack[1])
         conn.send(message)
-
-
-def redacted(room: Room, events: list[Event], viewer: str | None) -> list[Event]:
-    out = []
-    for event in events:
-        copy = room.game.redact_event(event, viewer)
-        if copy is not None:
-            out.append(copy)
-    return out

@@ -235,7 +235,7 @@ class Room:
         row, actions = stored
         steps = [LoggedStep(a.actor, a.action, a.auto) for a in actions]
         match = Match.restore(self.game, row.match, row.options, row.players, row.seed, None, steps)
-        self.series.match = match
+        self.series.reloaded(match)
         self.book.refresh(self.game.pending(match.state), None, self.clock.now())
 
     async def finish(self, *, abandoned: bool = False) -> None:

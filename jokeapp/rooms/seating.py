@@ -69,8 +69,7 @@ async def leave(room: Room, token: str) -> None:
 async def _vacate(room: Room, seat: Seat) -> None:
     """Frees a seat in the lobby; mid-match the seat stays, played by the timeout rules."""
     if room.series.playing:
-        seat.token_key = None
-        seat.connected = False
+        seat.left()
         await room.store.save_seat(seat_row(room, seat))
     else:
         room.members.unseat(seat.player_id)
@@ -146,8 +145,7 @@ async def kick(room: Room, host: str, player_id: str) -> p.RoomInfo:
 async def _kick_mid_match(room: Room, seat: Seat) -> None:
     room.absences.withdraw_offer(seat.player_id)
     if not seat.bot:
-        seat.token_key = None
-        seat.connected = False
+        seat.left()
         await room.store.save_seat(seat_row(room, seat))
     action = room.kick_action()
     applied = action is not None and await act_for(room, seat.player_id, dict(action))

@@ -125,7 +125,7 @@ async def timeout(room: Room) -> None:
     # spec 8.5 speaks of the disconnected ("끊긴 사람"): a connected player who is slow is not away
     absent = seat is not None and not seat.bot and not seat.connected
     if absent and seat is not None:
-        seat.timed_out_away = True  # from now on the timeout rules play for them: away
+        seat.timed_out_while_away()
     counts_for_afk = absent and decision.kind == room.book.policy.afk_kind
     round_now = round_of(room.game, room.match.state)
     done = await _apply(room, player, action, auto=True)

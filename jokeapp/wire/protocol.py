@@ -264,9 +264,11 @@ class ReplayFrame(_Wire):
     auto: bool
     events: list[dict[str, Any]]  # redacted for the viewer (all of them for ``all``)
     view: dict[str, Any]  # the viewer's view after this frame (``all``: the spectator's)
-    action: dict[str, Any] | None = None  # ``all`` only
-    # ``all`` only: per seat, the keys of its own view that differ from the spectator's
-    seat_views: dict[str, dict[str, Any]] | None = None
+    # ``all`` only (absent otherwise): the step's action (None at frame 0)
+    action: dict[str, Any] | None | msgspec.UnsetType = msgspec.UNSET
+    # ``all`` only (absent otherwise): per seat, the keys of its own view that differ from
+    # the spectator's
+    seat_views: dict[str, dict[str, Any]] | msgspec.UnsetType = msgspec.UNSET
 
 
 class ReplayResponse(_Wire):

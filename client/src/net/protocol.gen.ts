@@ -237,5 +237,5 @@ export interface ReplayFrame {
   action?: {} | null;
   seatViews?: {
     [k: string]: {};
-  } | null;
+  };
 }
