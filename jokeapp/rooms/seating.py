@@ -8,6 +8,7 @@ from jokeapp.rooms.members import Seat, Spectator, new_token, token_key
 from jokeapp.rooms.messages import publish, room_info
 from jokeapp.rooms.nickname import clean_nickname, trim_spaces
 from jokeapp.rooms.room import Room
+from jokeapp.rooms.status import RoomStatus
 from jokeapp.rooms.turns import act_for
 from jokeapp.store.api import SeatRow, SpectatorRow
 from jokeapp.wire import protocol as p
@@ -31,7 +32,7 @@ async def join(room: Room, raw_nickname: str, role: str) -> tuple[str, str | Non
         await room.store.save_spectator(SpectatorRow(room.room_id, key, nickname))
         publish(room, room_changed=True)
         return token, None
-    if room.status != "lobby":
+    if room.status != RoomStatus.LOBBY:
         raise RoomError("already_started")
     player_id = members.free_player_id(room.game.max_players)
     if player_id is None:
@@ -98,7 +99,7 @@ async def add_bot(room: Room, policy: str) -> str:
         raise RoomError("wrong_status")
     if policy not in room.game.bots:
         raise RoomError("unknown_bot")
-    if room.status == "finished":
+    if room.status == RoomStatus.FINISHED:
         await drop_gone_seats(room)  # e.g. after a kick: the bot may take that seat
     player_id = room.members.free_player_id(room.game.max_players)
     if player_id is None:

@@ -12,18 +12,19 @@ from jokeapp.rooms.members import seat_number
 from jokeapp.rooms.messages import publish, room_info
 from jokeapp.rooms.room import Room
 from jokeapp.rooms.seating import drop_gone_seats
+from jokeapp.rooms.status import RoomStatus
 from jokeapp.wire import protocol as p
 
 
 async def start(room: Room) -> p.RoomInfo:
-    if room.status != "lobby":
+    if room.status != RoomStatus.LOBBY:
         raise RoomError("wrong_status")
     await _begin_match(room)
     return room_info(room)
 
 
 async def rematch(room: Room) -> p.RoomInfo:
-    if room.status != "finished":
+    if room.status != RoomStatus.FINISHED:
         raise RoomError("wrong_status")
     await drop_gone_seats(room)
     await _begin_match(room)
