@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from jokeapp.core.bots import level_name
 from jokeapp.core.codes import CLOSE_BY_CODE, CLOSE_NORMAL
 from jokeapp.core.contract import presentation_pause
 from jokeapp.core.errors import GameError
@@ -209,7 +210,7 @@ async def add_bot(room: Room, policy: str) -> str:
     if player_id is None:
         raise RoomError("no_free_seat")
     bots = sum(1 for s in room.seats.values() if s.bot)
-    seat = Seat(player_id, f"봇 {bots + 1}", None, bot_policy=policy)
+    seat = Seat(player_id, f"봇 {bots + 1}", None, bot_policy=level_name(room.game.bots, policy))
     room.seats[player_id] = seat
     await room.store.save_seat(_seat_row(room, seat))
     room.publish(room_changed=True)

@@ -7,6 +7,7 @@ import secrets
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from jokeapp.core.bots import offered_levels
 from jokeapp.core.contract import Game
 from jokeapp.core.errors import GameError
 from jokeapp.core.options import resolve_options
@@ -44,6 +45,7 @@ def game_info(game: Game[Any]) -> dict[str, Any]:
             for o in game.options
         ],
         "bots": list(game.bots),  # in level order: random, easy, normal, hard
+        "levels": offered_levels(game.bots),  # what a host picks from: easy, normal, hard
     }
 
 
