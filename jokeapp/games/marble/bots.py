@@ -46,6 +46,7 @@ RANDOM_TRADE_ODDS = 16  # one turn start in this many tries a trade (when tradin
 SMALL_CASH = 20
 EASY_SLIP = 3  # easy makes any legal non-trade choice one decision in this many
 EASY_RESERVE = 10
+EASY_DEAREST = 28  # easy buys no land dearer than this (the last two lines' dearer cities)
 
 
 def _pick(actions: list[Action], rng: Rng) -> Action:
@@ -274,11 +275,13 @@ def normal_bot(knowledge: SeatKnowledge, rng: Rng, budget: Budget | None = None)
 
 
 def _easy_decide(state: MarbleState, player: str) -> Action:
-    """Buys any land it can pay for; builds villas only (the cheap first step)."""
+    """Buys the lands up to EASY_DEAREST it can pay for (the dear ones look too dear to it);
+    builds villas only (the cheap first step)."""
     decision = state.decision
     assert decision is not None
     cash = state.players[player].cash
-    if decision.can_buy and LAND_PRICE[decision.pos] <= cash:
+    price = LAND_PRICE[decision.pos]
+    if decision.can_buy and price <= min(cash, EASY_DEAREST):
         return {"type": "BUY"}
     level = decision.can_build
     if level == VILLA and BUILD_COST[decision.pos][level] + EASY_RESERVE <= cash:
