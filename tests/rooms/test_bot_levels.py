@@ -1,31 +1,48 @@
-"""The catalogue lists the levels a host picks from; a seat keeps the level's own name."""
+"""Rooms ask bots with their seat's knowledge, off the event loop, within the think budget."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
+from jokeapp.core.bots import Budget, SeatKnowledge
+from jokeapp.core.contract import Action
+from jokeapp.core.record import verify_record
+from jokeapp.core.rng import Rng
 from jokeapp.rooms import commands as cmd
+from jokeapp.rooms import turns
 from jokeapp.rooms.clock import FakeClock
-from jokeapp.rooms.errors import RoomError
-from jokeapp.rooms.manager import RoomManager
-from jokeapp.store.memory import MemoryStore
+from jokeapp.rooms.manager import RoomManager, installed_games
+from tests.rooms.conftest import FakeConn, run_until_over
+
+GAMES = installed_games()
 
 
-def test_the_catalogue_lists_every_bot_and_the_levels_offered() -> None:
-    manager = RoomManager(MemoryStore(), FakeClock())
-    games = {info["id"]: info for info in manager.catalogue()}
-    for game in ("marble", "dalmuti"):
-        assert games[game]["bots"] == ["random", "easy", "normal", "hard"]
-        assert games[game]["levels"] == ["easy", "normal", "hard"]
+@pytest.mark.skipif("dalmuti" not in GAMES, reason="dalmuti engine not installed yet")
+async def test_hard_bots_play_a_card_room_to_the_end_from_their_knowledge(
+    manager: RoomManager, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(turns, "BOT_THINK_SECONDS", 0.01)  # the real clock: keep the test short
+    game = GAMES["dalmuti"]
+    hard = game.bots["hard"]
+    handed: list[tuple[type, float]] = []
 
+    def watched(knowledge: SeatKnowledge, rng: Rng, budget: Budget | None = None) -> Action:
+        assert budget is not None and budget.out_of_time is not None
+        handed.append((type(knowledge), budget.iterations))
+        return hard(knowledge, rng, budget)
 
-async def test_a_bot_seat_stores_its_level_and_the_old_name_becomes_normal() -> None:
-    manager = RoomManager(MemoryStore(), FakeClock())
-    room, host, _ = await manager.create("marble", {}, "a")
-    hard = await room.call(cmd.AddBot(host, "hard"))
-    old = await room.call(cmd.AddBot(host, "heuristic"))
-    assert room.seats[hard].bot_policy == "hard"
-    assert room.seats[old].bot_policy == "normal"
-    with pytest.raises(RoomError) as err:
-        await room.call(cmd.AddBot(host, "expert"))
-    assert err.value.code == "unknown_bot"
+    monkeypatch.setitem(game.bots._bots, "hard", watched)  # type: ignore[attr-defined]
+    room, host, _ = await manager.create("dalmuti", {"rounds": 1}, "n1")
+    for _ in range(3):
+        await room.call(cmd.AddBot(host, "hard"))
+    conn = FakeConn()
+    await room.call(cmd.Connect(conn, host))
+    await room.call(cmd.Start(host))
+    await run_until_over(manager, clock, room)
+    record: dict[str, Any] = await manager.record(room.code, None)
+    assert verify_record(game, record) == []
+    assert handed and all(kind is SeatKnowledge for kind, _ in handed)
+    bot_steps = [s for s in record["steps"] if s["actor"] != "p1" and not s["auto"]]
+    assert len(bot_steps) == len(handed)  # every bot move was the bot's own, none replaced
