@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -31,7 +32,7 @@ def test_every_deal_is_played_in_every_rotation() -> None:
 
 
 def test_two_workers_give_the_figures_of_one() -> None:
-    def figures(workers: int) -> dict[str, object]:
+    def figures(workers: int) -> dict[str, Any]:
         played = run("marble", ["easy", "random"], 12, 2, 5, {"maxRounds": 15}, workers=workers)
         summary = played.summary()
         for entry in summary["bots"].values():
