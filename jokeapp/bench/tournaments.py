@@ -94,7 +94,12 @@ def section(games: int, seed: int, workers: int, only: str | None, skip: list[st
         "|---|---|---|---:|---:|---:|",
     ]
     for match in MATCHES:
-        if (only and match.game != only) or f"{match.game}:{','.join(match.bots)}" in skip:
+        if only and match.game != only:
+            continue
+        if f"{match.game}:{','.join(match.bots)}" in skip:
+            lines.append(
+                f"| `{match.command(games, seed, workers)}` | not run (`--skip`) | | | | |"
+            )
             continue
         lines.append(row(match, games, seed, workers))
         print(lines[-1], file=sys.stderr, flush=True)
