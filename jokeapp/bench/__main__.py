@@ -95,6 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     command += " --quick" if args.quick else ""
     partial = set(args.only) != set(SECTIONS)
     command += f" --only {' '.join(args.only)}" if partial else ""
+    command += "".join(f" --skip-match {name}" for name in args.skip_match)
     kept = kept_sections(args.write) if args.write and partial else {}
     lines = [
         "# Benchmarks",

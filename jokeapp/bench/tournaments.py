@@ -52,7 +52,11 @@ MATCHES = (
 
 def _ms(entry: dict[str, Any]) -> str:
     moves = entry["moveMs"] or {"median": 0.0, "p99": 0.0}
-    return f"{moves['median']:.3f} / {moves['p99']:.1f}"
+    return f"{_figure(moves['median'])} / {_figure(moves['p99'])}"
+
+
+def _figure(ms: float) -> str:
+    return f"{ms:.3f}" if ms < 1 else f"{ms:,.1f}"
 
 
 def row(match: Match, games: int, seed: int, workers: int) -> str:
@@ -81,10 +85,10 @@ def section(games: int, seed: int, workers: int, only: str | None, skip: list[st
         "## Bot tournaments",
         "",
         f"Measured {dt.date.today().isoformat()} by `python -m jokeapp.bench.tournaments "
-        f"--games {games} --seed {seed} --workers {workers}`"
+        f"--games {games} --seed {seed} --workers {workers}"
         + (f" --game {only}" if only else "")
         + "".join(f" --skip {name}" for name in skip)
-        + ". Seats rotated (every deal played in each seating); a pair's share is a's part of "
+        + "`. Seats rotated (every deal played in each seating); a pair's share is a's part of "
         "the wins the two took (marble) or of their head-to-head comparisons (신분 카드 게임), "
         "with its 95% Wilson interval. Goal: at least 60% with the interval clear of 50% "
         "(easy over random: clear of 50%). Move time: the bot's call, median / p99 in ms. "
