@@ -1,9 +1,10 @@
 """Bots: ``(knowledge, rng, budget) -> action``, deciding from the seat's view only.
 
 random: uniform over the legal actions other than trades, and now and then a small random
-trade. easy: buys whatever land it can pay for, builds villas only, never takes over or pays
-to leave the island, and one decision in three is any legal one. normal: buys and builds
-keeping a cash reserve, travels wisely, sells the least valuable first, trades fairly.
+trade. easy: buys the lands up to 28만 it can pay for, builds villas only, never takes over or
+pays to leave the island, and one decision in three is any legal one. normal: buys and builds
+keeping back the worst toll of its next roll, takes over only to complete a group, leaves the
+island early only, travels wisely, sells the least valuable first, trades fairly.
 hard: Monte Carlo rollouts of each candidate (search.py).
 
 The rules below read a ``MarbleState`` rebuilt from the view (view_legal.state_from_view): the
@@ -40,6 +41,9 @@ from jokeapp.games.marble.state import DEBT, DECIDE, TRADE_RESPONSE, TURN_START,
 from jokeapp.games.marble.timeouts import cheapest_sale
 from jokeapp.games.marble.view_legal import state_from_view
 
+TWO_DICE = {total: (6 - abs(total - 7)) / 36 for total in range(2, 13)}  # 2d6 sums
+RESERVE_FLOOR = 10  # cash normal keeps back even when no toll is in reach
+UNLIMITED_ROUNDS_LEFT = 10  # maxRounds = 0: how many rounds the bots plan for
 LAND_LEFT_TO_LEAVE = 3  # normal leaves the island early while this many lands are for sale
 LATE_ROUNDS = 3  # ... and not in the last rounds
 RANDOM_TRADE_ODDS = 16  # one turn start in this many tries a trade (when trading is on)
@@ -100,11 +104,6 @@ def random_bot(knowledge: SeatKnowledge, rng: Rng, budget: Budget | None = None)
     if len(choices) <= 1:
         return choices[0] if choices else {"type": "ROLL"}  # the only choice: nothing to draw
     return _pick(choices, rng)
-
-
-TWO_DICE = {total: (6 - abs(total - 7)) / 36 for total in range(2, 13)}  # 2d6 sums
-RESERVE_FLOOR = 10  # cash normal keeps back even when no toll is in reach
-UNLIMITED_ROUNDS_LEFT = 10  # maxRounds = 0: how many rounds normal plans for
 
 
 def rounds_left(state: MarbleState) -> int:
