@@ -102,7 +102,7 @@ def section(games: int, seed: int, workers: int, only: str | None, skip: list[st
             continue
         if f"{match.game}:{','.join(match.bots)}" in skip:
             lines.append(
-                f"| `{match.command(games, seed, workers)}` | not run (`--skip`) | | | | |"
+                f"| `{match.command(games, seed, workers)}` | not run (`--skip`; docs/bots.md, Measured) | | | | |"
             )
             continue
         lines.append(row(match, games, seed, workers))
