@@ -8,7 +8,7 @@ from typing import Any
 import msgspec
 
 from jokeapp.rooms.viewpatch import apply_patch
-from jokeapp.server.protocol import UpdateMessage
+from jokeapp.wire.protocol import UpdateMessage
 
 
 def held_view(held: Any, message: dict[str, Any]) -> Any:

@@ -16,9 +16,10 @@ from pathlib import Path
 from jokeapp.bench import engines
 from jokeapp.bench.machine import describe, pin_to_one_core
 
-SECTIONS = ("engines", "load", "capacity", "memory", "profile-before", "profile")
+SECTIONS = ("engines", "tournaments", "load", "capacity", "memory", "profile-before", "profile")
 HEADINGS = {  # how each section's Markdown begins
     "engines": "## Engines",
+    "tournaments": "## Bot tournaments",
     "load": "## Room server load",
     "capacity": "## Capacity",
     "memory": "## Memory per idle room",
@@ -96,6 +97,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--load-rooms", type=int, nargs="+", help="the load section's room counts (its default)"
     )
+    parser.add_argument(
+        "--skip-match",
+        action="append",
+        default=[],
+        metavar="GAME:A,B",
+        help="tournaments: leave out a match (jokeapp.bench.tournaments --skip)",
+    )
     args = parser.parse_args(argv)
     quick = ["--quick"] if args.quick else []
     command = "python -m jokeapp.bench" + (f" --write {args.write}" if args.write else "")
@@ -104,6 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     partial = set(args.only) != set(DEFAULT)
     kept_always = "profile-before" not in args.only
     command += f" --only {' '.join(args.only)}" if partial else ""
+    command += "".join(f" --skip-match {name}" for name in args.skip_match)
     kept = kept_sections(args.write) if args.write and (partial or kept_always) else {}
     lines = [
         "# Benchmarks",
@@ -123,6 +132,7 @@ def main(argv: list[str] | None = None) -> int:
         "memory": ("memory", quick),
         "profile-before": ("profile", [*profile, "--label", "before"]),
         "profile": ("profile", [*profile, "--label", "after"]),
+        "tournaments": ("tournaments", quick + [f"--skip={name}" for name in args.skip_match]),
     }
     measured = {
         name: tool_section(module, extra)

@@ -155,6 +155,17 @@ class GameStats(Protocol):
         ...
 
 
+def redacted(game: Game[Any], events: Iterable[Event], viewer: str | None) -> list[Event]:
+    """The copies of ``events`` that ``viewer`` (a seat, None: a spectator) is sent: each
+    through ``game.redact_event``, those they may not see left out."""
+    out: list[Event] = []
+    for event in events:
+        copy = game.redact_event(event, viewer)
+        if copy is not None:
+            out.append(copy)
+    return out
+
+
 # ---------------------------------------------------------------- optional hooks
 # A game may also define the methods below; the room layer reads them only through these
 # functions, which give the default when a game does not (so older games need no change).

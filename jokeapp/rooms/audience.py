@@ -12,9 +12,9 @@ from jokeapp.rooms.viewpatch import SentViews
 class Audience:
     __slots__ = ("conns", "seq", "away_sent", "views")
 
-    def __init__(self) -> None:
+    def __init__(self, seq: int = 0) -> None:
         self.conns: dict[str, Connection] = {}  # token key -> its one open connection
-        self.seq = 0  # the last update's number (a restored room goes on from the log's)
+        self.seq = seq  # the last update's number (a restored room goes on from the log's)
         self.away_sent: frozenset[str] = frozenset()  # the away seats the last room info showed
         self.views = SentViews()  # the view each viewer's connections hold, to patch it
 
