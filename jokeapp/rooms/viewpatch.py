@@ -17,6 +17,7 @@ A value whose type changes (``1`` to ``True``) is replaced, except inside a cont
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 Patch = list[dict[str, Any]]
@@ -172,7 +173,7 @@ class SentViews:
         self._views[viewer] = view
 
     def update(
-        self, views: dict[str | None, dict[str, Any] | None]
+        self, views: Mapping[str | None, dict[str, Any] | None]
     ) -> dict[str | None, tuple[dict[str, Any] | None, Patch | None]]:
         """Each update's ``(view, patch)``, for every viewer with an open connection: the patch
         from the view it holds, the whole view when it holds none or the patch would be as big,

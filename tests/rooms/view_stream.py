@@ -56,8 +56,8 @@ def stream(game_id: str, players: int, seed: int) -> Iterator[bytes]:
                 yield _line(viewer, step, True, view, None, view)
             continue
         fulls = {viewer: msgspec.json.encode(game.view(state, viewer)) for viewer in views}
-        for viewer, (view, patch) in sent.update(views).items():
-            yield _line(viewer, step, False, view, patch, msgspec.Raw(fulls[viewer]))
+        for viewer, (whole, patch) in sent.update(views).items():
+            yield _line(viewer, step, False, whole, patch, msgspec.Raw(fulls[viewer]))
 
 
 def _line(viewer: str | None, step: int, snapshot: bool, view: Any, patch: Any, full: Any) -> bytes:
