@@ -8,8 +8,9 @@ Only ``add``, ``remove`` and ``replace`` are produced, so any RFC 6902 library a
 The diff is hand-rolled rather than ``jsonpatch.make_patch``: views are plain JSON (dicts,
 lists, str, int, bool, None) and almost all of a view is unchanged from one step to the next,
 so equal subtrees are skipped by C-level ``==`` and only the changed paths are walked in
-Python. Measured on whole marble games, 25 to 40 times faster than ``make_patch``
-(BENCHMARKS.md, "View patches"), which matters as every update of every viewer needs one.
+Python. Measured 2026-12-01 over whole games of random bots (every seat's view, every
+step): about 25 times faster than ``make_patch`` in marble and 45 times in the card game,
+which matters as every update of every viewer needs one.
 
 A value whose type changes (``1`` to ``True``) is replaced, except inside a container that
 ``==`` already found equal: views keep a field's type, so that cannot happen in a game.
