@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import pickle
+import re
 import shlex
 import sys
 import time
@@ -85,7 +86,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--render",
         type=Path,
-        help="write the report from a file of --save, without playing again",
+        nargs="+",
+        metavar="FILE",
+        help="write the report from files of --save (runs of consecutive seeds), without playing",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
@@ -94,7 +97,9 @@ def parse_bots(text: str, game: Game[Any]) -> list[str]:
     names = [b.strip() for b in text.split(",") if b.strip()]
     unknown = [b for b in names if b not in game.bots]
     if not names or unknown:
-        raise ValueError(f"unknown bot {', '.join(unknown) or text!r} (bots: {', '.join(game.bots)})")
+        raise ValueError(
+            f"unknown bot {', '.join(unknown) or text!r} (bots: {', '.join(game.bots)})"
+        )
     return names
 
 
@@ -146,11 +151,14 @@ def main(args: argparse.Namespace) -> int:
         return 2
     args.out.mkdir(parents=True, exist_ok=True)
     if args.render:
-        with args.render.open("rb") as saved:
-            info, main_stats, sweep = pickle.load(saved)
-        return write(analysis, info, main_stats, sweep, args.out)
+        try:
+            info, main_stats, saved_sweep = load_saved(args.render)
+        except ValueError as exc:
+            print(exc, file=sys.stderr)
+            return 2
+        return write(analysis, info, main_stats, saved_sweep, args.out)
     started = time.perf_counter()
-    sweep: list[tuple[str, str, Any]] = []
+    sweep = []
     found = [] if args.records else (variants(game, changed) if args.sweep else [])
     if args.records:
         main_stats = analysis.Analysis()
@@ -217,6 +225,30 @@ def main(args: argparse.Namespace) -> int:
     return write(analysis, info, main_stats, sweep, args.out)
 
 
+def load_saved(paths: list[Path]) -> tuple[RunInfo, Any, list[tuple[str, str, Any]]]:
+    """What runs of ``--save`` collected, merged: runs of consecutive seeds with the same
+    settings make the report of one run over all their seeds (a game depends on its seed
+    alone). The options section comes from the runs that played one."""
+    runs = []
+    for path in paths:
+        with path.open("rb") as saved:
+            runs.append(pickle.load(saved))
+    runs.sort(key=lambda run: run[0].seed)
+    info, main_stats, sweep = runs[0]
+    info.parts = getattr(info, "parts", 1)
+    for other, other_main, other_sweep in runs[1:]:
+        if other.seed != info.seed + info.games or other.options != info.options:
+            raise ValueError(f"{other.command}: not the next seeds of the same settings")
+        main_stats.merge(other_main)
+        info.games += other.games
+        info.seconds += other.seconds
+        info.parts += 1
+        if other_sweep and not sweep:
+            sweep, info.sweep_games, info.variants = other_sweep, other.sweep_games, other.variants
+    info.command = re.sub(r"--games \d+", f"--games {info.games}", info.command)
+    return info, main_stats, sweep
+
+
 def write(analysis: Any, info: RunInfo, main_stats: Any, sweep: Any, out: Path) -> int:
     """report.md, its PNGs and facts.json into ``out``."""
     text = analysis.report(main_stats, sweep, info, out)
@@ -245,4 +277,3 @@ def command_line(args: argparse.Namespace) -> str:
         parts += ["--sweep", str(args.sweep)]
     parts += ["--workers", str(args.workers), "--out", str(args.out)]
     return shlex.join(parts)
-

@@ -143,17 +143,14 @@ class Analysis:
         self.revolution_on = other.revolution_on
         self.games += other.games
         self.rounds += other.rounds
-        for mine, theirs in (
-            (self.places, other.places),
-            (self.kinds, other.kinds),
-            (self.declared_by, other.declared_by),
-            (self.declarer_place, other.declarer_place),
-            (self.tricks_hist, other.tricks_hist),
-            (self.plays_hist, other.plays_hist),
-            (self.jester_deal, other.jester_deal),
-            (self.jester_play, other.jester_play),
-        ):
-            mine.update(theirs)  # type: ignore[attr-defined]
+        self.places.update(other.places)
+        self.kinds.update(other.kinds)
+        self.declared_by.update(other.declared_by)
+        self.declarer_place.update(other.declarer_place)
+        self.tricks_hist.update(other.tricks_hist)
+        self.plays_hist.update(other.plays_hist)
+        self.jester_deal.update(other.jester_deal)
+        self.jester_play.update(other.jester_play)
         self.both_jesters += other.both_jesters
         self.both_declared += other.both_declared
         for mine_m, theirs_m in (
@@ -216,7 +213,9 @@ def _jester_rows(counter: Counter[tuple[int, int]], n: int) -> list[list[Any]]:
     return rows
 
 
-def report(main: Analysis, sweep: Sequence[tuple[str, str, Analysis]], info: RunInfo, out: Path) -> str:
+def report(
+    main: Analysis, sweep: Sequence[tuple[str, str, Analysis]], info: RunInfo, out: Path
+) -> str:
     n = main.players
     names = titles(n)
     places = [f"{p + 1}위" for p in range(n)]
@@ -237,13 +236,27 @@ def report(main: Analysis, sweep: Sequence[tuple[str, str, Analysis]], info: Run
         ((GREAT,), "rounds with a great revolution (order turned)", "places_great.png"),
     ):
         if sum(main.kinds[k] for k in kinds):
-            plots.heatmap(out / file, main.matrix(kinds), names, places, f"{label} (% of rounds)",
-                          "finishing place", "title at the deal")
+            plots.heatmap(
+                out / file,
+                main.matrix(kinds),
+                names,
+                places,
+                f"{label} (% of rounds)",
+                "finishing place",
+                "title at the deal",
+            )
             pictures.append(f"![{label}]({file})")
     off = next((a for text, _, a in sweep if text == "revolution=false"), None)
     if off is not None and off.rounds:
-        plots.heatmap(out / "places_no_revolution.png", off.matrix(KINDS), names, places,
-                      "option revolution off (% of rounds)", "finishing place", "title at the deal")
+        plots.heatmap(
+            out / "places_no_revolution.png",
+            off.matrix(KINDS),
+            names,
+            places,
+            "option revolution off (% of rounds)",
+            "finishing place",
+            "title at the deal",
+        )
         pictures.append("![revolution off](places_no_revolution.png)")
     lines += [" ".join(pictures), ""]
     head = ["title", *[KIND_LABEL[k] for k in KINDS], "all rounds"]
@@ -304,7 +317,9 @@ def report(main: Analysis, sweep: Sequence[tuple[str, str, Analysis]], info: Run
         )
     lines += ["", "## Tricks and plays per round", ""]
     plots.histogram(out / "tricks.png", dict(main.tricks_hist), "tricks in a round", "rounds")
-    plots.histogram(out / "plays.png", dict(main.plays_hist), "plays (sets laid) in a round", "rounds")
+    plots.histogram(
+        out / "plays.png", dict(main.plays_hist), "plays (sets laid) in a round", "rounds"
+    )
     lines += [
         "![tricks per round](tricks.png) ![plays per round](plays.png)",
         "",
@@ -315,15 +330,22 @@ def report(main: Analysis, sweep: Sequence[tuple[str, str, Analysis]], info: Run
         "",
     ]
     series = {}
-    for label, counter in (("dealt", main.jester_deal), ("held in play, after tax", main.jester_play)):
+    for label, counter in (
+        ("dealt", main.jester_deal),
+        ("held in play, after tax", main.jester_play),
+    ):
         means = []
         for held in (0, 1, 2):
             counts = [counter[(held, p)] for p in range(n)]
             total = sum(counts)
             means.append(sum((p + 1) * c for p, c in enumerate(counts)) / total if total else 0)
         series[label] = means
-    plots.grouped_bars(out / "jesters.png", ["0 jesters", "1 jester", "2 jesters"], series,
-                       "mean finishing place (lower is better)")
+    plots.grouped_bars(
+        out / "jesters.png",
+        ["0 jesters", "1 jester", "2 jesters"],
+        series,
+        "mean finishing place (lower is better)",
+    )
     lines += ["![jesters](jesters.png)", ""]
     head = ["jesters", "player-rounds", "mean place", "first out"]
     lines += ["Dealt (before tax):", ""] + table(head, _jester_rows(main.jester_deal, n))
@@ -334,22 +356,39 @@ def report(main: Analysis, sweep: Sequence[tuple[str, str, Analysis]], info: Run
         lines += ["## Each option's effect", ""]
         labels = ["default"] + [text for text, _, _ in sweep]
         plots.option_effects(
-            out / "options.png", labels,
+            out / "options.png",
+            labels,
             [base["stays"] * 100] + [a.summary()["stays"] * 100 for _, _, a in sweep],
-            [0.0] * len(labels), "대왕 finishes first again (% of rounds)",
+            [0.0] * len(labels),
+            "대왕 finishes first again (% of rounds)",
         )
         lines += ["![options](options.png)", ""]
         rows = []
         for text, label, a in [("default", "", main), *sweep]:
             s = a.summary()
-            rows.append([
-                f"`{text}`" if text != "default" else text, label, pct(s["stays"]),
-                f"{s['kingPlace']:.2f}", f"{s['peonPlace']:.2f}", pct(s["revolutions"]),
-                f"{s['tricks']:.1f}", f"{s['plays']:.1f}",
-            ])
+            rows.append(
+                [
+                    f"`{text}`" if text != "default" else text,
+                    label,
+                    pct(s["stays"]),
+                    f"{s['kingPlace']:.2f}",
+                    f"{s['peonPlace']:.2f}",
+                    pct(s["revolutions"]),
+                    f"{s['tricks']:.1f}",
+                    f"{s['plays']:.1f}",
+                ]
+            )
         lines += table(
-            ["option", "", "대왕 first again", "대왕 mean place", "대농노 mean place",
-             "revolutions", "tricks/round", "plays/round"],
+            [
+                "option",
+                "",
+                "대왕 first again",
+                "대왕 mean place",
+                "대농노 mean place",
+                "revolutions",
+                "tricks/round",
+                "plays/round",
+            ],
             rows,
         )
         lines.append("")

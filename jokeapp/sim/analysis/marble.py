@@ -19,7 +19,9 @@ from jokeapp.sim.analysis import plots
 from jokeapp.sim.analysis.marble_chain import BoardChain, Choices, Rules
 from jokeapp.sim.analysis.report import Moments, RunInfo, pct, share_ci, table
 
-TURN_ACTIONS = frozenset({"ROLL", "SPACE_TRAVEL", "USE_ESCAPE_CARD", "PAY_ISLAND_FEE", "PROPOSE_TRADE"})
+TURN_ACTIONS = frozenset(
+    {"ROLL", "SPACE_TRAVEL", "USE_ESCAPE_CARD", "PAY_ISLAND_FEE", "PROPOSE_TRADE"}
+)
 ISLAND_ACTIONS = frozenset({"ROLL", "USE_ESCAPE_CARD", "PAY_ISLAND_FEE"})
 # How far apart the simulated and the chain's shares may be, in standard errors, for the
 # report to call them in agreement: 4 SE per square, over 40 squares, is exceeded by chance
@@ -100,7 +102,11 @@ class Analysis:
         self.steps.add(len(record["steps"]))
 
     def _event(
-        self, event: Mapping[str, Any], counts: list[int], island_left: Counter[str], holds: set[str]
+        self,
+        event: Mapping[str, Any],
+        counts: list[int],
+        island_left: Counter[str],
+        holds: set[str],
     ) -> None:
         kind = event["type"]
         if kind == "moved":
@@ -146,16 +152,13 @@ class Analysis:
             self.turns_at_least.append(0)
         for t, v in enumerate(other.turns_at_least):
             self.turns_at_least[t] += v
-        for counter, theirs in (
-            (self.space_dest, other.space_dest),
-            (self.wins_by_seat, other.wins_by_seat),
-            (self.reasons, other.reasons),
-            (self.rounds, other.rounds),
-            (self.tolls, other.tolls),
-            (self.paid, other.paid),
-            (self.bought, other.bought),
-        ):
-            counter.update(theirs)  # type: ignore[attr-defined]
+        self.space_dest.update(other.space_dest)
+        self.wins_by_seat.update(other.wins_by_seat)
+        self.reasons.update(other.reasons)
+        self.rounds.update(other.rounds)
+        self.tolls.update(other.tolls)
+        self.paid.update(other.paid)
+        self.bought.update(other.bought)
         self.escape_chances += other.escape_chances
         self.escape_used += other.escape_used
         self.steps.merge(other.steps)
@@ -191,7 +194,9 @@ class Analysis:
         """The bots' own choices, as measured: space destinations and escape card use."""
         trips = sum(self.space_dest.values())
         dest = (
-            {d: n / trips for d, n in sorted(self.space_dest.items())} if trips else Choices().space_dest
+            {d: n / trips for d, n in sorted(self.space_dest.items())}
+            if trips
+            else Choices().space_dest
         )
         use = self.escape_used / self.escape_chances if self.escape_chances else 1.0
         return Choices(space_dest=dest, escape_use=use)
@@ -244,7 +249,7 @@ def report(
         f"{pct(choices.escape_use)} of the time it can, and draws each card as if uniformly from "
         "the deck.",
         "",
-        f"- **stationary** (a piece that plays for ever): most landed on "
+        "- **stationary** (a piece that plays for ever): most landed on "
         + ", ".join(f"{name(p)} {pct(stat[p], 2)}" for p in top)
         + f"; a plain loop would give {pct(1 / BOARD_SIZE, 2)} each.",
         f"- **largest difference, games vs stationary**: {name(diff)}, {pct(sim[diff], 2)} in the "
@@ -315,7 +320,13 @@ def report(
     lines += table(
         ["land", "bought (games)", "paid", "tolls", "tolls per 만 paid"],
         [
-            [name(p), f"{main.bought[p]:,}", f"{main.paid[p]:,}", f"{main.tolls[p]:,}", f"{ret[p]:.2f}"]
+            [
+                name(p),
+                f"{main.bought[p]:,}",
+                f"{main.paid[p]:,}",
+                f"{main.tolls[p]:,}",
+                f"{ret[p]:.2f}",
+            ]
             for p in lands
         ],
     )
@@ -329,7 +340,17 @@ def report(
         errs = [base["roundsSe"]] + [a.summary()["roundsSe"] for _, _, a in sweep]
         plots.option_effects(out / "options.png", labels, values, errs, "mean rounds played")
         lines += ["![options](options.png)", ""]
-        rows = [["default", "", f"{base['rounds']:.2f}", "", f"{base['actions']:.0f}", pct(base["bankruptEnd"]), 0]]
+        rows = [
+            [
+                "default",
+                "",
+                f"{base['rounds']:.2f}",
+                "",
+                f"{base['actions']:.0f}",
+                pct(base["bankruptEnd"]),
+                str(int(base["cutOff"])),
+            ]
+        ]
         for text, label, a in sweep:
             s = a.summary()
             rows.append(
@@ -340,11 +361,19 @@ def report(
                     f"{s['rounds'] - base['rounds']:+.2f}",
                     f"{s['actions']:.0f}",
                     pct(s["bankruptEnd"]),
-                    int(s["cutOff"]),
+                    str(int(s["cutOff"])),
                 ]
             )
         lines += table(
-            ["option", "", "mean rounds", "vs default", "mean actions", "ended by bankruptcy", "cut off"],
+            [
+                "option",
+                "",
+                "mean rounds",
+                "vs default",
+                "mean actions",
+                "ended by bankruptcy",
+                "cut off",
+            ],
             rows,
         )
         lines.append("")

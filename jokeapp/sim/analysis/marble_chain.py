@@ -112,7 +112,9 @@ class Choices:
     player on the island holding the escape card uses it at the start of its turn."""
 
     space_dest: Mapping[int, float] = field(
-        default_factory=lambda: {d: 1 / (BOARD_SIZE - 1) for d in range(BOARD_SIZE) if d != SPACE_POS}
+        default_factory=lambda: {
+            d: 1 / (BOARD_SIZE - 1) for d in range(BOARD_SIZE) if d != SPACE_POS
+        }
     )
     escape_use: float = 1.0
 
@@ -219,9 +221,9 @@ def turn_outcomes(rules: Rules, choices: Choices) -> dict[State, Outcome]:
             for total, p in DOUBLES:
                 _add(out, land((pos + total) % size, 0, 0, holds, False), stay * p)
             waits = stay * (1.0 - sum(p for _, p in DOUBLES))
-            out.nexts[(pos, left - 1, False, holds)] = out.nexts.get(
-                (pos, left - 1, False, holds), 0.0
-            ) + waits
+            out.nexts[(pos, left - 1, False, holds)] = (
+                out.nexts.get((pos, left - 1, False, holds), 0.0) + waits
+            )
             return out
         return roll(pos, 0, 0, holds)
 

@@ -53,11 +53,25 @@ def landings(
     fig, ax = plt.subplots(figsize=(14, 5))
     x = range(len(sim))
     w = 0.28
-    ax.bar([i - w for i in x], [100 * v for v in sim], w, label="games",
-           yerr=[196 * e for e in errors], color="#4C72B0", ecolor="#222")
-    ax.bar(list(x), [100 * v for v in stationary], w, label="Markov chain, stationary", color="#DD8452")
-    ax.bar([i + w for i in x], [100 * v for v in horizon], w,
-           label="Markov chain, from 출발 for the games' turns", color="#55A868")
+    ax.bar(
+        [i - w for i in x],
+        [100 * v for v in sim],
+        w,
+        label="games",
+        yerr=[196 * e for e in errors],
+        color="#4C72B0",
+        ecolor="#222",
+    )
+    ax.bar(
+        list(x), [100 * v for v in stationary], w, label="Markov chain, stationary", color="#DD8452"
+    )
+    ax.bar(
+        [i + w for i in x],
+        [100 * v for v in horizon],
+        w,
+        label="Markov chain, from 출발 for the games' turns",
+        color="#55A868",
+    )
     ax.axhline(100 / len(sim), color="#888", lw=0.8, ls="--", label="1/40")
     ax.set_xticks(list(x))
     ax.set_xticklabels([f"{i} {n}" for i, n in enumerate(names)], rotation=90, fontsize=8)
@@ -128,16 +142,28 @@ def option_effects(
 
 
 def heatmap(
-    path: Path, matrix: Sequence[Sequence[float]], rows: Sequence[str], cols: Sequence[str],
-    title: str, xlabel: str, ylabel: str,
+    path: Path,
+    matrix: Sequence[Sequence[float]],
+    rows: Sequence[str],
+    cols: Sequence[str],
+    title: str,
+    xlabel: str,
+    ylabel: str,
 ) -> None:
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(0.8 * len(cols) + 2, 0.55 * len(rows) + 1.5))
     ax.imshow([[100 * v for v in row] for row in matrix], cmap="Blues", vmin=0, vmax=100)
     for i, row in enumerate(matrix):
         for j, v in enumerate(row):
-            ax.text(j, i, f"{100 * v:.0f}", ha="center", va="center",
-                    color="white" if v > 0.55 else "black", fontsize=8)
+            ax.text(
+                j,
+                i,
+                f"{100 * v:.0f}",
+                ha="center",
+                va="center",
+                color="white" if v > 0.55 else "black",
+                fontsize=8,
+            )
     ax.set_xticks(range(len(cols)))
     ax.set_xticklabels(cols, fontsize=8)
     ax.set_yticks(range(len(rows)))
@@ -155,7 +181,12 @@ def grouped_bars(
     fig, ax = plt.subplots(figsize=(max(5, 0.9 * len(groups) * max(len(series), 1) * 0.5 + 3), 3.8))
     w = 0.8 / max(len(series), 1)
     for k, (label, values) in enumerate(series.items()):
-        ax.bar([i + (k - (len(series) - 1) / 2) * w for i in range(len(groups))], values, w, label=label)
+        ax.bar(
+            [i + (k - (len(series) - 1) / 2) * w for i in range(len(groups))],
+            values,
+            w,
+            label=label,
+        )
     ax.set_xticks(range(len(groups)))
     ax.set_xticklabels(groups, fontsize=8)
     ax.set_ylabel(ylabel)

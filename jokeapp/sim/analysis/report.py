@@ -42,6 +42,7 @@ class RunInfo:
     records: str | None = None  # read from this file instead of played
     sweep_games: int = 0
     variants: list[Variant] = field(default_factory=list)
+    parts: int = 1  # runs of consecutive seeds merged into this report
 
     def header(self) -> list[str]:
         source = (
@@ -59,8 +60,18 @@ class RunInfo:
             "",
             f"- games: {self.games:,}, {self.players} players, {source}",
             f"- options: {json.dumps(self.options, ensure_ascii=False)}"
-            + (f" (changed: {json.dumps(self.changed, ensure_ascii=False)})" if self.changed else ""),
-            f"- time: {self.seconds:,.0f} s",
+            + (
+                f" (changed: {json.dumps(self.changed, ensure_ascii=False)})"
+                if self.changed
+                else ""
+            ),
+            f"- time: {self.seconds:,.0f} s of playing"
+            + (
+                f", in {self.parts} runs of consecutive seeds (the figures of the one command above:"
+                " a game depends on its seed alone)"
+                if self.parts > 1
+                else ""
+            ),
         ]
         if self.sweep_games:
             lines.append(
