@@ -346,7 +346,15 @@ def report(
         series,
         "mean finishing place (lower is better)",
     )
-    lines += ["![jesters](jesters.png)", ""]
+    dealt = series["dealt"]
+    lines += [
+        "![jesters](jesters.png)",
+        "",
+        f"A player dealt one jester finishes {dealt[0] - dealt[1]:.2f} places better on average "
+        f"than one dealt none, and both jesters {dealt[0] - dealt[2]:.2f} places better (with "
+        "rank points, one place is one point a round).",
+        "",
+    ]
     head = ["jesters", "player-rounds", "mean place", "first out"]
     lines += ["Dealt (before tax):", ""] + table(head, _jester_rows(main.jester_deal, n))
     lines += ["", "Held in play (after tax):", ""] + table(head, _jester_rows(main.jester_play, n))
@@ -362,7 +370,13 @@ def report(
             [0.0] * len(labels),
             "대왕 finishes first again (% of rounds)",
         )
-        lines += ["![options](options.png)", ""]
+        lines += [
+            "![options](options.png)",
+            "",
+            "Every choice is played with the same seeds as the others; a choice that changes "
+            "nothing the bots do plays the very same games.",
+            "",
+        ]
         rows = []
         for text, label, a in [("default", "", main), *sweep]:
             s = a.summary()

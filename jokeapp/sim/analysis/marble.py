@@ -238,6 +238,8 @@ def report(
     diff = max(range(BOARD_SIZE), key=lambda p: abs(sim[p] - stat[p]))
     hdiff = max(range(BOARD_SIZE), key=lambda p: abs(sim[p] - horizon[p]) / (errors[p] or 1))
     top = sorted(range(BOARD_SIZE), key=lambda p: -stat[p])[:3]
+    by_gap = sorted(range(BOARD_SIZE), key=lambda p: sim[p] - stat[p])
+    over, under = by_gap[::-1][:3], by_gap[:3]
     lines += [
         "![landing shares](landings.png)",
         "",
@@ -254,8 +256,12 @@ def report(
         + f"; a plain loop would give {pct(1 / BOARD_SIZE, 2)} each.",
         f"- **largest difference, games vs stationary**: {name(diff)}, {pct(sim[diff], 2)} in the "
         f"games against {pct(stat[diff], 2)} ({100 * (sim[diff] - stat[diff]):+.2f} points). Games "
-        f"last about {main.round_moments.mean:.1f} rounds from 출발, too short to forget the start: "
-        "the squares one and two rolls ahead of 출발 are landed on more than in the long run.",
+        f"last about {main.round_moments.mean:.1f} rounds from 출발, too short to forget the start; "
+        "landed on more than in the long run: "
+        + ", ".join(f"{name(p)} ({100 * (sim[p] - stat[p]):+.2f})" for p in over)
+        + "; less: "
+        + ", ".join(f"{name(p)} ({100 * (sim[p] - stat[p]):+.2f})" for p in under)
+        + ".",
         f"- **the same chain walked from 출발** for the turns the games actually had (the "
         f"*horizon* bars): largest gap {name(hdiff)}, {pct(sim[hdiff], 2)} vs {pct(horizon[hdiff], 2)}, "
         f"{abs(sim[hdiff] - horizon[hdiff]) / (errors[hdiff] or 1):.1f} standard errors "
@@ -339,7 +345,14 @@ def report(
         values = [base["rounds"]] + [a.summary()["rounds"] for _, _, a in sweep]
         errs = [base["roundsSe"]] + [a.summary()["roundsSe"] for _, _, a in sweep]
         plots.option_effects(out / "options.png", labels, values, errs, "mean rounds played")
-        lines += ["![options](options.png)", ""]
+        lines += [
+            "![options](options.png)",
+            "",
+            "Every choice is played with the same seeds as the others, so the differences are "
+            "the option's, not the dice's; a choice that changes nothing the bots do plays the "
+            "very same games.",
+            "",
+        ]
         rows = [
             [
                 "default",
