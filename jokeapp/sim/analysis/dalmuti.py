@@ -413,7 +413,7 @@ def facts(main: Analysis) -> list[str]:
     """A few short Korean facts for the client's rules screen."""
     revs = main.kinds[REVOLUTION] + main.kinds[GREAT]
     return [
-        f"대왕이 다음 판에도 1등으로 나갈 확률 {round(100 * main.stays())}%",
+        f"대왕이 또 1등으로 나갈 확률 {round(100 * main.stays())}%",
         f"혁명은 {round(100 * revs / max(main.rounds, 1))}%의 라운드에서 일어나요",
         f"한 라운드는 평균 {main.tricks.mean:.0f}트릭",
     ]
