@@ -149,3 +149,23 @@ def test_the_collectors_count_what_the_games_did(tmp_path: Path) -> None:
         assert sum(matrix[t][place] for t in range(5)) == pytest.approx(1.0)
     assert sum(rounds.jester_play.values()) == 15  # every player, every round
     assert sum(h * n for (h, _), n in rounds.jester_play.items()) == 6  # two jesters a round
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("game", ["marble", "dalmuti"])
+def test_the_committed_report_is_whole_and_the_client_shows_its_facts(game: str) -> None:
+    """docs/analysis/<game>: 100,000 games or more, every picture it links, and the facts the
+    rules screen shows are the report's (client/src/gen/facts.gen.ts, from `npm run gen`)."""
+    folder = ROOT / "docs" / "analysis" / game
+    report = (folder / "report.md").read_text(encoding="utf-8")
+    games = int(re.search(r"^- games: ([\d,]+),", report, re.M).group(1).replace(",", ""))  # type: ignore[union-attr]
+    assert games >= 100_000
+    for name in set(re.findall(r"\]\(([\w.]+\.png)\)", report)) | PICTURES[game]:
+        assert (folder / name).read_bytes().startswith(PNG), name
+    facts = json.loads((folder / "facts.json").read_text(encoding="utf-8"))
+    assert facts["games"] == games
+    generated = (ROOT / "client" / "src" / "gen" / "facts.gen.ts").read_text(encoding="utf-8")
+    shown = json.loads(generated.split("= ", 1)[1].rstrip().rstrip(";"))
+    assert shown[game] == {"games": games, "facts": facts["facts"]}

@@ -324,7 +324,7 @@ def report(
         "",
     ]
     lines += table(
-        ["land", "bought (games)", "paid", "tolls", "tolls per 만 paid"],
+        ["land", "purchases", "paid", "tolls", "tolls per 만 paid"],
         [
             [
                 name(p),
