@@ -156,6 +156,7 @@ def main(args: argparse.Namespace) -> int:
         except ValueError as exc:
             print(exc, file=sys.stderr)
             return 2
+        info.command = re.sub(r"--out \S+", f"--out {shlex.quote(str(args.out))}", info.command)
         return write(analysis, info, main_stats, saved_sweep, args.out)
     started = time.perf_counter()
     sweep = []
@@ -240,6 +241,7 @@ def load_saved(paths: list[Path]) -> tuple[RunInfo, Any, list[tuple[str, str, An
         if other.seed != info.seed + info.games or other.options != info.options:
             raise ValueError(f"{other.command}: not the next seeds of the same settings")
         main_stats.merge(other_main)
+        info.workers = max(info.workers, other.workers)
         info.games += other.games
         info.seconds += other.seconds
         info.parts += 1

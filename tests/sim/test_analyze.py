@@ -78,7 +78,7 @@ def test_runs_of_consecutive_seeds_render_as_one(tmp_path: Path) -> None:
     with (tmp_path / "whole.pkl").open("rb") as f:
         _, whole_stats, _ = pickle.load(f)
     text = (parts / "report.md").read_text(encoding="utf-8")
-    assert "in 2 runs of consecutive seeds" in text and "--games 4" in text
+    assert "2 runs of consecutive seeds" in text and "--games 4" in text
     assert f"{whole_stats.rounds:,} rounds in 4 games" in text
     # a gap in the seeds is refused
     assert main(["analyze", "dalmuti", "--out", str(parts), "--render", files[0]]) == 0

@@ -51,6 +51,7 @@ class RunInfo:
             else (
                 f"played by the bots {', '.join(self.bots)}, seeds {self.seed}.."
                 f"{self.seed + self.games - 1}, {self.workers} worker processes"
+                + (" at most" if self.parts > 1 else "")
             )
         )
         lines = [
@@ -67,8 +68,8 @@ class RunInfo:
             ),
             f"- time: {self.seconds:,.0f} s of playing"
             + (
-                f", in {self.parts} runs of consecutive seeds (the figures of the one command above:"
-                " a game depends on its seed alone)"
+                f", the times of {self.parts} runs of consecutive seeds added (the figures are those"
+                " of the one command above: a game depends on its seed alone)"
                 if self.parts > 1
                 else ""
             ),
