@@ -24,7 +24,7 @@ RAISERS = {
     "reject",
     "error_frame",
     "error_response",
-    "_drop_connection",
+    "drop_connection",
 }
 
 
@@ -42,7 +42,7 @@ def _calls() -> Iterator[tuple[str, int, str, ast.expr | None]]:
             )
             if name not in RAISERS:
                 continue
-            args = node.args[2:] if name == "_drop_connection" else node.args
+            args = node.args[2:] if name == "drop_connection" else node.args
             if (
                 not args
                 or not isinstance(args[0], ast.Constant)
