@@ -10,8 +10,11 @@ from pathlib import Path
 import pytest
 
 from jokeapp.cli import main
+from jokeapp.core.options import resolve_options
+from jokeapp.games import get_game
 from jokeapp.sim.analysis import dalmuti as dalmuti_analysis
 from jokeapp.sim.analysis import marble as marble_analysis
+from jokeapp.sim.play import play_recorded, player_ids
 
 PNG = b"\x89PNG\r\n\x1a\n"
 PICTURES = {
@@ -117,10 +120,6 @@ def test_bad_arguments_are_refused_and_write_nothing(
 
 def test_the_collectors_count_what_the_games_did(tmp_path: Path) -> None:
     """A played game's landings are its moves; a dalmuti round's places are a permutation."""
-    from jokeapp.core.options import resolve_options
-    from jokeapp.games import get_game
-    from jokeapp.sim.play import play_recorded, player_ids
-
     game = get_game("marble")
     ids = player_ids(3)
     played = play_recorded(
