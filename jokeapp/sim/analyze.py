@@ -157,6 +157,9 @@ def main(args: argparse.Namespace) -> int:
             print(exc, file=sys.stderr)
             return 2
         info.command = re.sub(r"--out \S+", f"--out {shlex.quote(str(args.out))}", info.command)
+        if args.max_steps != DEFAULT_MAX_STEPS and "--max-steps" not in info.command:
+            # runs saved before the command named its step cap: the render gives it
+            info.command = info.command.replace(" --out ", f" --max-steps {args.max_steps} --out ")
         return write(analysis, info, main_stats, saved_sweep, args.out)
     started = time.perf_counter()
     sweep = []
@@ -277,5 +280,7 @@ def command_line(args: argparse.Namespace) -> str:
         parts += ["--option", f"{key}={json.dumps(value, ensure_ascii=False)}"]
     if args.sweep:
         parts += ["--sweep", str(args.sweep)]
+    if args.max_steps != DEFAULT_MAX_STEPS:
+        parts += ["--max-steps", str(args.max_steps)]
     parts += ["--workers", str(args.workers), "--out", str(args.out)]
     return shlex.join(parts)
