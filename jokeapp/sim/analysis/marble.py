@@ -353,6 +353,15 @@ def report(
             "very same games.",
             "",
         ]
+        cut = [text for text, _, a in sweep if a.cut_off]
+        if cut:
+            lines += [
+                "A game still running at the step cap (see the command) is cut off: it has no "
+                "result and is left out of the means, which are therefore too low for "
+                + ", ".join(f"`{t}`" for t in cut)
+                + ".",
+                "",
+            ]
         rows = [
             [
                 "default",
