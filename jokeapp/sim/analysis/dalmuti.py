@@ -295,12 +295,14 @@ def report(
         total = main.kinds[kind]
         if not total:
             continue
-        by = Counter({t: main.declared_by[(kind, t)] for t in range(n)})
+        by: Counter[str] = Counter()
+        for t in range(n):
+            by[names[t]] += main.declared_by[(kind, t)]  # the 평민 seats under one name
         mean = sum((p + 1) * main.declarer_place[(kind, p)] for p in range(n)) / total
-        title = by.most_common(1)[0][0]
+        title, count = by.most_common(1)[0]
         lines.append(
-            f"- {KIND_LABEL[kind]}: declared most by the {names[title]} "
-            f"({pct(by[title] / total)}); the declarer finishes {mean:.2f} on average, "
+            f"- {KIND_LABEL[kind]}: declared most by a {title} "
+            f"({pct(count / total)}); the declarer finishes {mean:.2f} on average, "
             f"first in {pct(main.declarer_place[(kind, 0)] / total)}."
         )
     if main.kinds[GREAT] and main.kinds[TAX]:
