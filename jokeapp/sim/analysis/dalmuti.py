@@ -299,9 +299,9 @@ def report(
         for t in range(n):
             by[names[t]] += main.declared_by[(kind, t)]  # the 평민 seats under one name
         mean = sum((p + 1) * main.declarer_place[(kind, p)] for p in range(n)) / total
-        title, count = by.most_common(1)[0]
+        who, count = by.most_common(1)[0]
         lines.append(
-            f"- {KIND_LABEL[kind]}: declared most by a {title} "
+            f"- {KIND_LABEL[kind]}: declared most by a {who} "
             f"({pct(count / total)}); the declarer finishes {mean:.2f} on average, "
             f"first in {pct(main.declarer_place[(kind, 0)] / total)}."
         )
