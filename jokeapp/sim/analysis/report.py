@@ -50,7 +50,8 @@ class RunInfo:
             if self.records
             else (
                 f"played by the bots {', '.join(self.bots)}, seeds {self.seed}.."
-                f"{self.seed + self.games - 1}, {self.workers} worker processes"
+                f"{self.seed + self.games - 1}, {self.workers} worker process"
+                + ("es" if self.workers != 1 else "")
                 + (" at most" if self.parts > 1 else "")
             )
         )
