@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from jokeapp.games.marble.data import BOARD, BOARD_SIZE, ESCAPE_CARD, ISLAND_POS, LANDS
+from jokeapp.games.marble.data import BOARD, BOARD_SIZE, CITIES, ESCAPE_CARD, ISLAND_POS, LANDS
 from jokeapp.sim.analysis import plots
 from jokeapp.sim.analysis.marble_chain import BoardChain, Choices, Rules
 from jokeapp.sim.analysis.report import Moments, RunInfo, pct, share_ci, table
@@ -408,8 +408,9 @@ def facts(main: Analysis) -> list[str]:
     seat1 = main.wins_by_seat[1] / n
     sim = main.shares()
     top = max(sorted(LANDS), key=lambda p: sim[p])
+    best_city = max(CITIES, key=lambda p: main.tolls[p] / main.paid[p] if main.paid[p] else 0.0)
     return [
         f"출발 순서 1번이 이길 확률 {round(100 * seat1)}%",
         f"가장 많이 밟히는 땅은 {BOARD[top].name}",
-        f"한 판은 평균 {main.round_moments.mean:.1f}라운드",
+        f"도시 중 통행료를 가장 잘 버는 곳은 {BOARD[best_city].name}",
     ]
