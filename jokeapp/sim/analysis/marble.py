@@ -210,6 +210,7 @@ class Analysis:
             "rounds": self.round_moments.mean,
             "roundsSe": self.round_moments.se,
             "actions": self.steps.mean,
+            "actionsSe": self.steps.se,
             "bankruptEnd": self.reasons["lastSurvivor"] / n,
             "bankruptcies": self.bankruptcies / n,
             "cutOff": self.cut_off,
@@ -342,9 +343,12 @@ def report(
         base = main.summary()
         lines += ["## Each option's effect on game length", ""]
         labels = ["default"] + [text for text, _, _ in sweep]
-        values = [base["rounds"]] + [a.summary()["rounds"] for _, _, a in sweep]
-        errs = [base["roundsSe"]] + [a.summary()["roundsSe"] for _, _, a in sweep]
-        plots.option_effects(out / "options.png", labels, values, errs, "mean rounds played")
+        # actions, not rounds: with a round limit most games play every round
+        values = [base["actions"]] + [a.summary()["actions"] for _, _, a in sweep]
+        errs = [base["actionsSe"]] + [a.summary()["actionsSe"] for _, _, a in sweep]
+        plots.option_effects(
+            out / "options.png", labels, values, errs, "mean actions a game (log scale)", log=True
+        )
         lines += [
             "![options](options.png)",
             "",

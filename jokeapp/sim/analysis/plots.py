@@ -128,7 +128,12 @@ def land_returns(path: Path, names: Sequence[str], values: Sequence[float]) -> N
 
 
 def option_effects(
-    path: Path, labels: Sequence[str], values: Sequence[float], errors: Sequence[float], xlabel: str
+    path: Path,
+    labels: Sequence[str],
+    values: Sequence[float],
+    errors: Sequence[float],
+    xlabel: str,
+    log: bool = False,
 ) -> None:
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(7, 0.35 * len(labels) + 1.2))
@@ -138,6 +143,8 @@ def option_effects(
     ax.set_yticks(ys)
     ax.set_yticklabels(labels, fontsize=8)
     ax.set_xlabel(xlabel)
+    if log:
+        ax.set_xscale("log")
     _save(fig, path)
 
 
