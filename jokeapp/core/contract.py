@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
@@ -154,3 +154,13 @@ def display_tables(game: Any) -> dict[str, Any]:
     names), so that no client copies them; ``{}`` for a game without any. JSON-ready."""
     hook = getattr(game, "display_tables", None)
     return {} if hook is None else dict(hook())
+
+
+def legal_sequence(game: Any) -> Callable[[Any, str], Sequence[Action]]:
+    """How to list ``player``'s legal actions for a bot that reads nothing else
+    (core.bots.legal_only): ``game.legal_sequence(state, player)``, else
+    ``game.legal_actions``. A game's own may be a sequence that builds each action only when
+    read, but it holds the same actions in the same order as ``legal_actions`` and no part of
+    the state (tests/bots/test_fast_knowledge.py)."""
+    hook = getattr(game, "legal_sequence", None)
+    return game.legal_actions if hook is None else hook  # type: ignore[no-any-return]
