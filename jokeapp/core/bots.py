@@ -164,7 +164,8 @@ class SeatLog:
         return seen
 
     def knowledge(self, state: Any, player: str) -> SeatKnowledge:
-        return seat_knowledge(self.game, state, player, self.copies(player))
+        """A copy that later steps leave alone (a bot may keep it)."""
+        return seat_knowledge(self.game, state, player, tuple(self.copies(player)))
 
     def knowledge_for(self, bot: Bot, state: Any, player: str) -> SeatKnowledge:
         """What ``bot`` is handed for ``player``'s seat: its whole knowledge, or for a bot that
