@@ -93,12 +93,12 @@ def play_fast(
     seats = SeatLog(game, players, setup_events, options)
     rng = bot_rng(seed)
     apply, pending, is_over = game.apply, game.pending, game.is_over
-    knowledge, add = seats.knowledge_for, seats.add
+    knowledge, add = seats.asker(policy), seats.add
     steps = 0
     while not is_over(state):
         if steps >= MAX_STEPS:
             raise GameDidNotEnd(f"{game.id} seed {seed}: no end after {MAX_STEPS} steps")
         player = pending(state)[0].player
-        add(apply(state, player, policy(knowledge(policy, state, player), rng)))
+        add(apply(state, player, policy(knowledge(state, player), rng)))
         steps += 1
     return state, steps

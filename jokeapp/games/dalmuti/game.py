@@ -148,9 +148,9 @@ class DalmutiGame:
     def legal_actions_from_view(self, view: Mapping[str, Any], player: str) -> list[Action]:
         return view_legal.legal_actions_from_view(view, player)
 
-    def legal_sequence(self, state: DalmutiState, player: str) -> Sequence[Action]:
-        """Optional contract hook (jokeapp.core.contract.legal_sequence)."""
-        return legal.legal_sequence(state, player)
+    # Optional contract hook (jokeapp.core.contract.legal_sequence); asked before every move
+    # of a random bot.
+    legal_sequence = staticmethod(legal.legal_sequence)
 
     def is_over(self, state: DalmutiState) -> bool:
         return state.phase.kind == "finished"

@@ -174,26 +174,31 @@ class TurnActions(Sequence[Action]):
     is enough (``lead_count``, ``single_follows``, ``multi_follows``). Holds a copy of the
     hand and the top set, nothing of the state."""
 
-    __slots__ = ("_hand", "_need", "_sets", "_len")
+    __slots__ = ("_hand", "_len", "_need", "_sets")
 
-    def __init__(self, hand: Sequence[int], top: Play | None) -> None:
-        self._hand = cards = tuple(hand)
+    def __init__(self, hand: list[int], top: Play | None) -> None:
         # a lead: None; a single: the lowest card of each number below top's; a set of
         # ``need``: (start, used) of multi_follows; the pass comes after them
-        self._sets: list[int] | list[tuple[int, int]] | None = None
+        self._sets: list[int] | list[tuple[int, int]] | None
         if top is None:
+            self._hand = hand = hand[:]
             self._need = 0
-            self._len = lead_count(list(cards))
+            self._sets = None
+            self._len = lead_count(hand)
             return
         self._need = need = top.count
-        below_top = bisect_left(cards, FIRST_CARD[top.rank])
-        if not below_top:
+        below_top = bisect_left(hand, FIRST_CARD[top.rank])
+        if not below_top:  # nothing beats the top: the pass alone
+            self._hand = []
             self._sets = []
-        elif need == 1:
-            self._sets = single_follows(list(cards), below_top)
-        else:
-            self._sets = multi_follows(list(cards), below_top, need)
-        self._len = len(self._sets) + 1
+            self._len = 1
+            return
+        self._hand = hand = hand[:]
+        sets = (
+            single_follows(hand, below_top) if need == 1 else multi_follows(hand, below_top, need)
+        )
+        self._sets = sets
+        self._len = len(sets) + 1
 
     def __len__(self) -> int:
         return self._len
@@ -213,7 +218,7 @@ class TurnActions(Sequence[Action]):
             raise IndexError("legal action index out of range")
         sets = self._sets
         if sets is None:
-            return {"type": "play", "cardIds": lead_cards(list(self._hand), index)}
+            return {"type": "play", "cardIds": lead_cards(self._hand, index)}
         if index == len(sets):
             return {"type": "pass"}
         found = sets[index]

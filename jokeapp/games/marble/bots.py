@@ -1,7 +1,7 @@
 """Bots: ``(knowledge, rng, budget) -> action``, deciding from the seat's view only.
 
 random: uniform over the legal actions other than trades, and now and then a small random
-trade. easy: buys whatever land it can pay for, builds villas only, never takes over or pays
+trade; without trading it reads nothing but its legal actions (core.bots.legal_only). easy: buys whatever land it can pay for, builds villas only, never takes over or pays
 to leave the island, and one decision in three is any legal one. normal: buys and builds
 keeping a cash reserve, travels wisely, sells the least valuable first, trades fairly.
 hard: Monte Carlo rollouts of each candidate (search.py).
@@ -13,9 +13,10 @@ ever CONCEDEs; randomness comes only from the Rng they are given.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from jokeapp.core.bots import Budget, SeatKnowledge
+from jokeapp.core.bots import NO_VIEW, Budget, SeatKnowledge, legal_only
 from jokeapp.core.contract import Action
 from jokeapp.core.rng import Rng
 from jokeapp.games.marble.data import (
@@ -81,10 +82,19 @@ def _not_trades(legal: Sequence[Action]) -> list[Action]:
     return [action for action in legal if action["type"] != "PROPOSE_TRADE"]
 
 
+def _no_trading(options: Mapping[str, Any]) -> bool:
+    return not options.get("trade", True)
+
+
+@legal_only(when=_no_trading)
 def random_bot(knowledge: SeatKnowledge, rng: Rng, budget: Budget | None = None) -> Action:
     view, player = knowledge.view, knowledge.player
+    # Without trading it reads only its legal actions and is handed no view (core.bots.NO_VIEW).
     trading = (
-        view["phase"] == TURN_START and view["options"]["trade"] and view["tradesThisTurn"] < 2
+        view is not NO_VIEW
+        and view["phase"] == TURN_START
+        and view["options"]["trade"]
+        and view["tradesThisTurn"] < 2
     )
     if trading and rng.below(RANDOM_TRADE_ODDS) == 0:
         offer = _random_trade(state_from_view(view), player, rng)
