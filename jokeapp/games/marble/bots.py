@@ -44,7 +44,7 @@ EASY_SLIP = 3  # easy makes any legal non-trade choice one decision in this many
 EASY_RESERVE = 10
 
 
-def _pick(actions: list[Action], rng: Rng) -> Action:
+def _pick(actions: Sequence[Action], rng: Rng) -> Action:
     return actions[rng.below(len(actions))]
 
 
@@ -100,7 +100,8 @@ def random_bot(knowledge: SeatKnowledge, rng: Rng, budget: Budget | None = None)
         offer = _random_trade(state_from_view(view), player, rng)
         if offer is not None:
             return offer
-    choices = _not_trades(knowledge.legal)
+    # handed no view, it plays without trading: its legal actions list no trade
+    choices = knowledge.legal if view is NO_VIEW else _not_trades(knowledge.legal)
     if len(choices) <= 1:
         return choices[0] if choices else {"type": "ROLL"}  # the only choice: nothing to draw
     return _pick(choices, rng)

@@ -100,8 +100,7 @@ class MarbleGame:
         HANDLERS[kind](state, events, actor, action)
         return events
 
-    def pending(self, state: MarbleState) -> list[Pending]:
-        return pending(state)
+    pending = staticmethod(pending)  # asked before every move: no extra call
 
     def on_timeout(self, state: MarbleState, player: str) -> Action:
         return on_timeout(state, player)
