@@ -146,15 +146,14 @@ class SeatLog:
         self.game = game
         self.options: Mapping[str, Any] = {} if options is None else options
         self.log: list[Event] = list(setup_events)  # every event so far, as the game made it
+        # add(events): the events of a step (called after every move, so no method of its own)
+        self.add: Callable[[Iterable[Event]], None] = self.log.extend
         # each seat's copies of ``log[:n]``, with that n
         self.seen: dict[str, list[Event]] = {player: [] for player in players}
         self._upto: dict[str, int] = {player: 0 for player in players}
         self._legal = legal_sequence(game)
         # by id(bot): the bot (kept, so that its id stays its own) and how to ask it
         self._only: dict[int, tuple[Bot, Callable[[Any, str], SeatKnowledge]]] = {}
-
-    def add(self, events: Iterable[Event]) -> None:
-        self.log.extend(events)
 
     def copies(self, player: str) -> list[Event]:
         """``player``'s copies of every event so far (redacting only the new ones)."""
@@ -185,9 +184,10 @@ class SeatLog:
     def _make_asker(self, bot: Bot) -> Callable[[Any, str], SeatKnowledge]:
         if not reads_only_legal(bot, self.options):
             return self.knowledge
-        legal = self._legal
+        legal, new = self._legal, tuple.__new__
 
         def legal_knowledge(state: Any, player: str) -> SeatKnowledge:
-            return SeatKnowledge(player, NO_VIEW, (), legal(state, player))
+            # SeatKnowledge(player, NO_VIEW, (), …) without the Python frame of its __new__
+            return new(SeatKnowledge, (player, NO_VIEW, (), legal(state, player)))
 
         return legal_knowledge

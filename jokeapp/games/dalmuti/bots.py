@@ -32,9 +32,10 @@ EASY_SLIP: Final = 3  # easy plays any legal action one move in this many
 @legal_only()
 def random_bot(knowledge: SeatKnowledge, rng: Rng, budget: Budget | None = None) -> Action:
     legal = knowledge.legal
-    if not legal:
+    count = len(legal)
+    if not count:
         return {"type": "pass"}  # asked out of turn: the engine will refuse it
-    return legal[rng.below(len(legal))]
+    return legal[rng.below(count)]
 
 
 def heuristic_lead(counts: list[int]) -> Choice:

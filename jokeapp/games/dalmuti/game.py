@@ -104,6 +104,10 @@ def apply_checked(state: DalmutiState, actor: str, action: Action) -> list[Event
     return apply_return(state, actor, action)
 
 
+def is_over(state: DalmutiState) -> bool:
+    return state.phase.kind == "finished"
+
+
 class DalmutiGame:
     id = "dalmuti"
     title = "신분 카드 게임"
@@ -142,8 +146,7 @@ class DalmutiGame:
     def redact_event(self, event: Event, viewer: str | None) -> Event | None:
         return views.redact_event(event, viewer)
 
-    def legal_actions(self, state: DalmutiState, player: str) -> list[Action]:
-        return legal.legal_actions(state, player)
+    legal_actions = staticmethod(legal.legal_actions)
 
     def legal_actions_from_view(self, view: Mapping[str, Any], player: str) -> list[Action]:
         return view_legal.legal_actions_from_view(view, player)
@@ -152,8 +155,7 @@ class DalmutiGame:
     # of a random bot.
     legal_sequence = staticmethod(legal.legal_sequence)
 
-    def is_over(self, state: DalmutiState) -> bool:
-        return state.phase.kind == "finished"
+    is_over = staticmethod(is_over)  # asked before every move: no extra call
 
     def result(self, state: DalmutiState) -> dict[str, Any] | None:
         return game_result(state) if state.phase.kind == "finished" else None

@@ -188,11 +188,6 @@ class TurnActions(Sequence[Action]):
             return
         self._need = need = top.count
         below_top = bisect_left(hand, FIRST_CARD[top.rank])
-        if not below_top:  # nothing beats the top: the pass alone
-            self._hand = []
-            self._sets = []
-            self._len = 1
-            return
         self._hand = hand = hand[:]
         sets = (
             single_follows(hand, below_top) if need == 1 else multi_follows(hand, below_top, need)
@@ -238,6 +233,11 @@ class TurnActions(Sequence[Action]):
 def legal_sequence(state: DalmutiState, player: str) -> Sequence[Action]:
     """``legal_actions`` for a bot that reads nothing else; on a turn in play, built lazily."""
     hand = state.hands.get(player)
-    if hand is not None and state.phase.kind == "playing" and player == state.current:
-        return TurnActions(hand, state.trick.top)
-    return legal_actions(state, player)
+    if hand is None or state.phase.kind != "playing" or player != state.current:
+        return legal_actions(state, player)
+    top = state.trick.top
+    if top is not None and (
+        not hand or hand[0] >= FIRST_CARD[top.rank]
+    ):  # nothing beats it (a third of
+        return [{"type": "pass"}]  # all moves): the pass alone, no need to count
+    return TurnActions(hand, top)

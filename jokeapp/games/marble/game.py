@@ -56,6 +56,10 @@ HANDLERS: dict[str, Handler] = {
 }
 
 
+def is_over(state: MarbleState) -> bool:
+    return state.phase == FINISHED
+
+
 class MarbleGame:
     id = "marble"
     title = "세계 여행 땅따먹기"
@@ -97,7 +101,10 @@ class MarbleGame:
         if not piece.alive:
             reject("out_of_game")
         events: list[Event] = []
-        HANDLERS[kind](state, events, actor, action)
+        if kind == A.ROLL:  # most moves: no handler to look up
+            roll(state, events, actor)
+        else:
+            HANDLERS[kind](state, events, actor, action)
         return events
 
     pending = staticmethod(pending)  # asked before every move: no extra call
@@ -112,14 +119,12 @@ class MarbleGame:
         """Every marble event is public (a card's id is shown as it is drawn)."""
         return event
 
-    def legal_actions(self, state: MarbleState, player: str) -> list[Action]:
-        return legal_actions(state, player)
+    legal_actions = staticmethod(legal_actions)  # a random bot's every move: no extra call
 
     def legal_actions_from_view(self, view: Mapping[str, Any], player: str) -> list[Action]:
         return legal_actions_from_view(view, player)
 
-    def is_over(self, state: MarbleState) -> bool:
-        return state.phase == FINISHED
+    is_over = staticmethod(is_over)  # asked before every move: no extra call
 
     def result(self, state: MarbleState) -> dict[str, Any] | None:
         return game_result(state)
