@@ -67,11 +67,14 @@ def test_my_turn_and_its_controls_are_on_screen(new_page: Any, viewport: dict[st
     """
     page = new_page()
     page.set_viewport_size(viewport)
-    decide_now = {"on": False}
+    decide_now = {"on": False, "sent": False}
 
-    def decide(view: dict[str, Any]) -> None:
+    def decide(view: dict[str, Any]) -> bool | None:
         if not decide_now["on"]:
-            return
+            return None
+        if decide_now["sent"]:
+            return False  # the staged decision stays; the real game's next moves are held back
+        decide_now["sent"] = True
         _mine(view)
         view["phase"] = "decide"
         view["players"]["p1"]["pos"] = 1
@@ -93,6 +96,7 @@ def test_my_turn_and_its_controls_are_on_screen(new_page: Any, viewport: dict[st
                 "affordable": True,
             },
         ]
+        return None
 
     _staged(page, decide)
     start_marble(page, options={"turnSeconds": "60"})
@@ -180,16 +184,20 @@ def test_full_game_has_no_unresolved_particles_and_sheets_wait_for_the_token(
     assert page.evaluate("window.__early") == []
 
 
-def _staged(page: Any, patch: Callable[[dict[str, Any]], None]) -> None:
-    """Every view the server sends this page goes through `patch` first."""
+def _staged(page: Any, patch: Callable[[dict[str, Any]], bool | None]) -> None:
+    """Every view the server sends this page goes through `patch` first.
+
+    A `patch` that returns False holds that message back: the page stays on the staged view
+    while the real game goes on without it.
+    """
 
     def route(ws: Any) -> None:
         server = ws.connect_to_server()
 
         def down(message: str | bytes) -> None:
             data = json.loads(message)
-            if isinstance(data.get("view"), dict):
-                patch(data["view"])
+            if isinstance(data.get("view"), dict) and patch(data["view"]) is False:
+                return
             ws.send(json.dumps(data))
 
         server.on_message(down)
@@ -397,7 +405,12 @@ def test_rematch_with_a_changed_option(new_page: Any) -> None:
 def test_tips_leave_and_sheets_close_the_way_a_phone_user_expects(new_page: Any) -> None:
     page = new_page()
     dialogs: list[str] = []
-    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+
+    def dismiss(dialog: Any) -> None:
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", dismiss)
     start_marble(page)
     # tips: off and back on from the table, and the choice stays after a reload
     page.get_by_test_id("tips-off").click()
