@@ -93,7 +93,9 @@ class MarbleGame:
         return self.start(options, players, seed)[0]
 
     def apply(self, state: MarbleState, actor: str, action: Action) -> list[Event]:
-        kind = action_type(action)
+        # a well-formed ROLL (most moves) needs no look-up of its fields
+        plain_roll = type(action) is dict and len(action) == 1 and action.get("type") == A.ROLL
+        kind = A.ROLL if plain_roll else action_type(action)
         if state.phase == FINISHED:
             reject("game_over")
         piece = state.players.get(actor) if type(actor) is str else None
