@@ -130,6 +130,18 @@ class DalmutiGame:
         return self.start(options, players, seed)[0]
 
     def apply(self, state: DalmutiState, actor: str, action: Action) -> list[Event]:
+        # A pass on one's turn (most moves) is taken as apply_turn takes it, without the call.
+        if (
+            type(action) is dict
+            and len(action) == 1
+            and action.get("type") == "pass"
+            and actor == state.current
+            and state.phase.kind == "playing"
+            and state.trick.top is not None
+            and actor in state.hands
+        ):
+            state.seq += 1
+            return pass_turn(state, actor)
         events = apply_turn(state, actor, action)
         if events is None:  # not the common case: the full checks, in their order
             events = apply_checked(state, actor, action)

@@ -168,11 +168,14 @@ def legal_actions(state: DalmutiState, player: str) -> list[Action]:
     return plays
 
 
+_NO_CARDS: list[int] = []  # TurnActions of a single to follow keeps no hand (never changed)
+
+
 class TurnActions(Sequence[Action]):
     """``legal_actions`` of the player whose turn it is in play, the same actions in the same
     order, each built only when read: a random bot reads one of them, so counting the others
-    is enough (``lead_count``, ``single_follows``, ``multi_follows``). Holds a copy of the
-    hand and the top set, nothing of the state."""
+    is enough (``lead_count``, ``single_follows``, ``multi_follows``). Holds copies of what
+    it needs of the hand and the top set, nothing of the state."""
 
     __slots__ = ("_hand", "_len", "_need", "_sets")
 
@@ -188,12 +191,16 @@ class TurnActions(Sequence[Action]):
             return
         self._need = need = top.count
         below_top = bisect_left(hand, FIRST_CARD[top.rank])
-        self._hand = hand = hand[:]
-        sets = (
-            single_follows(hand, below_top) if need == 1 else multi_follows(hand, below_top, need)
-        )
-        self._sets = sets
-        self._len = len(sets) + 1
+        if need == 1:  # the cards themselves: the hand is not needed again
+            self._hand = _NO_CARDS
+            singles = single_follows(hand, below_top)
+            self._sets = singles
+            self._len = len(singles) + 1
+        else:
+            self._hand = hand = hand[:]
+            sets = multi_follows(hand, below_top, need)
+            self._sets = sets
+            self._len = len(sets) + 1
 
     def __len__(self) -> int:
         return self._len
