@@ -48,8 +48,10 @@ def engine_section(runs: int, marble_games: int, dalmuti_games: int) -> list[str
         "",
         f"Measured {dt.date.today().isoformat()} by `python -m jokeapp.bench --only engines "
         f"--runs {runs} --marble-games {marble_games} --dalmuti-games {dalmuti_games}`. "
-        f"Each run plays whole games between random bots (bot decisions included), {pinned}; "
-        f"{runs} runs, marble {marble_games} games a run, dalmuti {dalmuti_games} games a run.",
+        f"Each run plays whole games between random bots the way `joke simulate` does (each "
+        f"bot asked with its seat's knowledge: the random bots read only their legal actions), "
+        f"{pinned}, timed by the process's CPU time; {runs} runs, marble {marble_games} games "
+        f"a run, dalmuti {dalmuti_games} games a run.",
         "",
         "| figure | median | min | max |",
         "|---|---:|---:|---:|",

@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from jokeapp.core.bots import Bot
-from jokeapp.core.contract import Action, Event, Pending, WireTypes
+from jokeapp.core.contract import Action, Event, WireTypes
 from jokeapp.core.options import options_from
 from jokeapp.core.rng import Rng
 from jokeapp.games.marble import actions as A
