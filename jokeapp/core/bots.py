@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar
 
-from jokeapp.core.contract import Action, Event, legal_sequence
+from jokeapp.core.contract import Action, Event, legal_sequence, redacted
 
 if TYPE_CHECKING:
     from jokeapp.core.contract import Game
@@ -82,16 +82,6 @@ class BotLevels(Mapping[str, Bot]):
 
     def __len__(self) -> int:
         return len(self._bots)
-
-
-def redacted(game: Game[Any], events: Iterable[Event], player: str) -> list[Event]:
-    """The copies of ``events`` that ``player`` was sent."""
-    out: list[Event] = []
-    for event in events:
-        copy = game.redact_event(event, player)
-        if copy is not None:
-            out.append(copy)
-    return out
 
 
 def seat_knowledge(
