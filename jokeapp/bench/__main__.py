@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -49,14 +50,19 @@ def kept_sections(path: Path) -> dict[str, list[str]]:
 
 def engine_section(runs: int, marble_games: int, dalmuti_games: int) -> list[str]:
     pinned = pin_to_one_core()
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     figures = engines.marble(runs, marble_games) + engines.dalmuti(runs, dalmuti_games)
     lines = [
         "## Engines (one process, one core)",
         "",
         f"Measured {dt.date.today().isoformat()} by `python -m jokeapp.bench --only engines "
         f"--runs {runs} --marble-games {marble_games} --dalmuti-games {dalmuti_games}`. "
-        f"Each run plays whole games between random bots (bot decisions included), {pinned}; "
-        f"{runs} runs, marble {marble_games} games a run, dalmuti {dalmuti_games} games a run.",
+        f"Each run plays whole games between random bots the way `joke simulate` does (each "
+        f"bot asked with its seat's knowledge: the random bots read only their legal actions), "
+        f"{pinned}, timed by the process's CPU time; {runs} runs, marble {marble_games} games "
+        f"a run, dalmuti {dalmuti_games} games a run"
+        + (f"; the machine's load average was {load:.1f} as it began." if load is not None else ".")
+        + " A busy machine lowers the figures even in CPU time (shared caches and cores).",
         "",
         "| figure | median | min | max |",
         "|---|---:|---:|---:|",
