@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -21,8 +22,10 @@ from jokeapp.rooms.clock import Clock, Timer
 from jokeapp.rooms.deadlines import AbsenceRules, DeadlineBook, rules_for
 from jokeapp.rooms.errors import RoomError
 from jokeapp.rooms.match import LoggedStep, Match
-from jokeapp.rooms.members import Seat, Spectator
+from jokeapp.rooms.members import Seat, Spectator, token_key
 from jokeapp.store.api import AbsenceRow, ActionRow, RoomRow, Store, StoreError
+from jokeapp.telemetry import logs
+from jokeapp.telemetry.metrics import DETACHED, Metrics
 
 log = logging.getLogger(__name__)
 
@@ -73,8 +76,12 @@ class Room:
         self._away_timer: Timer | None = None
         self._bots_waiting: dict[str, Timer] = {}
         self._bot_rng = Rng.from_seed(int.from_bytes(room_id.encode()[:8].ljust(8, b"\0"), "big"))
-        self._queue: asyncio.Queue[tuple[cmd.Command, asyncio.Future[Any] | None]] = asyncio.Queue()
+        # each command with its future (None: nobody waits) and the request id of its sender
+        self._queue: asyncio.Queue[tuple[cmd.Command, asyncio.Future[Any] | None, str | None]] = (
+            asyncio.Queue()
+        )
         self._task: asyncio.Task[None] | None = None
+        self.metrics: Metrics = DETACHED  # the server's, once the manager holds the room
 
     # ------------------------------------------------------------ the serialized task
 
@@ -93,12 +100,12 @@ class Room:
 
     def submit(self, command: cmd.Command) -> asyncio.Future[Any]:
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait((command, future))
+        self._queue.put_nowait((command, future, logs.REQUEST_ID.get()))
         return future
 
     def post(self, command: cmd.Command) -> None:
         """Like ``submit`` when nobody waits for the answer (timers, sockets)."""
-        self._queue.put_nowait((command, None))
+        self._queue.put_nowait((command, None, logs.REQUEST_ID.get()))
 
     async def call(self, command: cmd.Command) -> Any:
         return await self.submit(command)
@@ -108,17 +115,23 @@ class Room:
         await self._queue.join()
 
     async def _run(self) -> None:
+        logs.ROOM_ID.set(self.room_id)  # this task's context: every line it logs names the room
         while True:
-            command, future = await self._queue.get()
+            command, future, request_id = await self._queue.get()
+            logs.REQUEST_ID.set(request_id)
+            logs.SEAT.set(lambda c=command: self.seat_named_by(c))  # type: ignore[misc]
             try:
                 result = await self.handle(command)
             except RoomError as exc:
                 if future is not None and not future.done():
                     future.set_exception(exc)
-            except Exception as exc:  # a bug must not take the room down with it
-                log.exception("room %s: %r failed", self.room_id, command)
+            except Exception:  # a bug must not take the room down with it
+                # Logged here, once, with its traceback; whoever waits gets `internal`, which
+                # the HTTP layer answers without logging it again.
+                self.metrics.room_failures.inc()
+                log.exception("room command %s failed", type(command).__name__)
                 if future is not None and not future.done():
-                    future.set_exception(exc)
+                    future.set_exception(RoomError("internal"))
             else:
                 if future is not None and not future.done():
                     future.set_result(result)
@@ -156,6 +169,24 @@ class Room:
                 return await hosting.handle(self, command)
 
     # ------------------------------------------------------------ who is who
+
+    def seat_named_by(self, command: cmd.Command) -> str | None:
+        """The seat (or ``spectator``) a command comes from, for the log line it causes."""
+        conn = getattr(command, "conn", None)
+        token = getattr(command, "token", None)
+        if conn is not None:
+            key = self.key_of(conn)
+        elif isinstance(token, str):
+            key = token_key(token)
+        else:
+            player = getattr(command, "player_id", None)
+            return player if isinstance(player, str) else None
+        if key is None:
+            return None
+        seat = self.seat_of(key)
+        if seat is not None:
+            return seat.player_id
+        return "spectator" if key in self.spectators else None
 
     def key_of(self, conn: cmd.Connection) -> str | None:
         for key, open_conn in self.conns.items():
@@ -342,10 +373,12 @@ class Room:
             auto,
             client_seq,
         )
+        began = time.perf_counter()
         try:
             await self.store.append_action(row)
+            self.metrics.store_write_seconds.labels("append").observe(time.perf_counter() - began)
         except Exception as exc:
-            log.exception("room %s: action not stored; rolling back", self.room_id)
+            log.exception("action not stored; rolling back")
             await self.reload_match()
             raise StoreError("action not stored") from exc
         if client_seq is not None:
@@ -361,11 +394,15 @@ class Room:
         else:
             await self.save_absence(actor)
             if self.match.steps % SNAPSHOT_EVERY == 0:
+                began = time.perf_counter()
                 await self.store.save_snapshot(
                     self.room_id,
                     self.match.number,
                     self.match.steps,
                     self.game.to_json(self.match.state),
+                )
+                self.metrics.store_write_seconds.labels("snapshot").observe(
+                    time.perf_counter() - began
                 )
             pause = presentation_pause(self.game, events)
             self.book.refresh(self.game.pending(self.match.state), actor, self.clock.now(), pause)
