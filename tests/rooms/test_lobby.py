@@ -64,11 +64,12 @@ async def test_nickname_taken_by_another_seat(manager: RoomManager) -> None:
 async def test_only_the_host_runs_host_commands(manager: RoomManager) -> None:
     room, host, _ = await manager.create("race", {}, "a")
     guest, _ = await room.call(cmd.Join("b", "player"))
-    for command in [
+    host_only: list[cmd.Command] = [
         cmd.Start(guest),
         cmd.AddBot(guest, "random"),
         cmd.SetOptions(guest, {"turnSeconds": 30}),
-    ]:
+    ]
+    for command in host_only:
         with pytest.raises(RoomError) as err:
             await room.call(command)
         assert err.value.code == "not_host"

@@ -10,7 +10,8 @@ from jokeapp.rooms.clock import FakeClock
 from jokeapp.rooms.manager import RoomManager
 from jokeapp.rooms.room import Room
 from jokeapp.store.memory import MemoryStore
-from tests.rooms.conftest import RACE, FakeConn, next_seq, run_until_over, settle, tick
+from tests.rooms.conftest import FakeConn, next_seq, run_until_over, settle, tick
+from tests.rooms.fakegame import GAME as RACE
 
 
 async def race_room(
@@ -92,7 +93,13 @@ async def test_out_of_turn_and_malformed_actions_change_nothing(manager: RoomMan
     await confirm_all(room, conns)
     waiting = conns[0] if current(room) == "p2" else conns[1]
     before, seq = RACE.to_json(room.match.state), room.seq  # type: ignore[union-attr]
-    for action in [{"type": "step", "n": 1}, {"type": "fly"}, {}, {"type": "step", "n": "2"}]:
+    refused: list[dict[str, Any]] = [
+        {"type": "step", "n": 1},
+        {"type": "fly"},
+        {},
+        {"type": "step", "n": "2"},
+    ]
+    for action in refused:
         await room.call(cmd.ClientAction(waiting, 2, action))  # a refused action keeps its number
     assert RACE.to_json(room.match.state) == before and room.seq == seq  # type: ignore[union-attr]
     codes = [e["code"] for e in waiting.of_type("error")]

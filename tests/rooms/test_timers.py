@@ -174,11 +174,12 @@ async def test_dalmuti_three_timeouts_in_a_row_shorten_the_deadline_to_five_seco
     decision = next(d for d in room.book.decisions if d.player == "p1")
     assert pending_of(room, "p1")[0]["deadline"] == int((decision.since + 5) * 1000)
     # acting themselves gives the normal deadline back
+    assert room.match is not None
     await room.call(
         cmd.ClientAction(
             conns[0], next_seq(room, "p1"), room.game.on_timeout(room.match.state, "p1")
         )
-    )  # type: ignore[union-attr]
+    )
     assert room.book.timeouts_in_row["p1"] == 0
 
 
@@ -215,11 +216,12 @@ async def test_marble_leaving_mid_match_passes_host_and_plays_the_seat_at_once(
             p["deadline"] <= (clock.now() + MARBLE_MAX_PAUSE) * 1000 for p in pending_of(room, "p1")
         )
         if any(p["player"] == "p2" for p in room.pending_info()):
+            assert room.match is not None
             await room.call(
                 cmd.ClientAction(
                     conns[1], next_seq(room, "p2"), room.game.on_timeout(room.match.state, "p2")
                 )
-            )  # type: ignore[union-attr]
+            )
         if room.status == "finished":
             break
     assert any(actor == "p1" for actor, _ in autos(store, room))

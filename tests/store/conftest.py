@@ -13,7 +13,7 @@ PG_URLS = ("postgresql://postgres@127.0.0.1:5432/test", "postgresql://root@127.0
 
 
 async def _reachable_pg() -> str | None:
-    import asyncpg
+    import asyncpg  # type: ignore[import-untyped]
 
     for url in PG_URLS:
         try:
@@ -28,7 +28,7 @@ async def _reachable_pg() -> str | None:
 @pytest.fixture(params=["sqlite", "postgresql"])
 async def sql_store(request: pytest.FixtureRequest, tmp_path: object) -> AsyncIterator[SqlStore]:
     if request.param == "sqlite":
-        store = await SqlStore.open(str(tmp_path) + "/store.sqlite3")  # type: ignore[operator]
+        store = await SqlStore.open(str(tmp_path) + "/store.sqlite3")
         yield store
         await store.close()
         return
