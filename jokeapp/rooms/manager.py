@@ -111,7 +111,7 @@ class RoomManager:
                 return code
 
     def _add(self, room: Room) -> None:
-        room.metrics = self.metrics
+        room.attach(self.metrics)
         self.rooms[room.room_id] = room
         self.by_code[room.code] = room.room_id
         room.start_task()

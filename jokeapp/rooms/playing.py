@@ -80,7 +80,7 @@ def _refuse(
 ) -> None:
     """Answers a client's refused action with its error, and counts it by code."""
     code = error if isinstance(error, str) else error.code
-    room.metrics.actions_refused.labels(room.game.id, code).inc()
+    room.counts.refused(code)
     if isinstance(error, str):
         conn.send(error_frame(error, client_seq, detail))
     else:
@@ -159,7 +159,7 @@ async def _apply(
             _refuse(room, conn, "malformed_action", client_seq)
         room.schedule()
         return False
-    metrics = room.metrics
+    counts = room.counts
     ack = (key, client_seq) if key is not None and client_seq is not None else None
     room.publish(
         events,
@@ -168,9 +168,9 @@ async def _apply(
         auto=auto,
         ack=ack,
     )
-    metrics.actions_accepted.labels(room.game.id).inc()
+    counts.accepted.inc()
     if received:
-        metrics.action_seconds.labels(room.game.id).observe(time.perf_counter() - received)
+        counts.action_seconds.observe(time.perf_counter() - received)
     room.schedule()
     return True
 
@@ -198,7 +198,7 @@ async def timeout(room: Room) -> None:
     round_now = round_of(room.game, room.match.state)
     done = await _apply(room, player, action, auto=True)
     if done:
-        room.metrics.timeouts.labels(room.game.id).inc()
+        room.counts.timeouts.inc()
     if done and counts_for_afk:
         await _count_absent_round(room, player, round_now)
 

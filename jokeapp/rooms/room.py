@@ -81,7 +81,13 @@ class Room:
             asyncio.Queue()
         )
         self._task: asyncio.Task[None] | None = None
-        self.metrics: Metrics = DETACHED  # the server's, once the manager holds the room
+        self.counts = DETACHED.for_game(game.id)
+        self.metrics = DETACHED  # the server's, once the manager holds the room (attach)
+
+    def attach(self, metrics: Metrics) -> None:
+        """Counts into ``metrics`` (the server's) from now on."""
+        self.metrics = metrics
+        self.counts = metrics.for_game(self.game.id)
 
     # ------------------------------------------------------------ the serialized task
 
@@ -174,15 +180,12 @@ class Room:
         """The seat (or ``spectator``) a command comes from, for the log line it causes."""
         conn = getattr(command, "conn", None)
         token = getattr(command, "token", None)
-        if conn is not None:
-            key = self.key_of(conn)
-        elif isinstance(token, str):
-            key = token_key(token)
-        else:
-            player = getattr(command, "player_id", None)
-            return player if isinstance(player, str) else None
+        key = self.key_of(conn) if conn is not None else None
+        if key is None and isinstance(token, str):
+            key = token_key(token)  # a connection that is not in the room yet, an HTTP command
         if key is None:
-            return None
+            player = getattr(command, "player_id", None)  # a bot's move
+            return player if isinstance(player, str) and conn is None else None
         seat = self.seat_of(key)
         if seat is not None:
             return seat.player_id
@@ -376,7 +379,7 @@ class Room:
         began = time.perf_counter()
         try:
             await self.store.append_action(row)
-            self.metrics.store_write_seconds.labels("append").observe(time.perf_counter() - began)
+            self.counts.store_append.observe(time.perf_counter() - began)
         except Exception as exc:
             log.exception("action not stored; rolling back")
             await self.reload_match()
@@ -401,9 +404,7 @@ class Room:
                     self.match.steps,
                     self.game.to_json(self.match.state),
                 )
-                self.metrics.store_write_seconds.labels("snapshot").observe(
-                    time.perf_counter() - began
-                )
+                self.counts.store_snapshot.observe(time.perf_counter() - began)
             pause = presentation_pause(self.game, events)
             self.book.refresh(self.game.pending(self.match.state), actor, self.clock.now(), pause)
         return events

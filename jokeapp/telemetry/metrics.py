@@ -89,12 +89,32 @@ class Metrics:
             "joke_leases_lost", "rooms this node stopped owning (lease lost or fenced)", registry=r
         )
 
+    def for_game(self, game: str) -> GameMetrics:
+        """The children of one game's labels, looked up once per room instead of per action."""
+        return GameMetrics(self, game)
+
     def watch_rooms(self, source: RoomSource) -> None:
         """Reports ``joke_rooms{game, status}`` from ``source`` at each scrape."""
         self.registry.register(_RoomsCollector(source))
 
     def render(self) -> bytes:
         return generate_latest(self.registry)
+
+
+class GameMetrics:
+    """What a room of one game counts into on every action (label lookups done once)."""
+
+    def __init__(self, metrics: Metrics, game: str) -> None:
+        self.metrics = metrics
+        self.game = game
+        self.accepted = metrics.actions_accepted.labels(game)
+        self.action_seconds = metrics.action_seconds.labels(game)
+        self.timeouts = metrics.timeouts.labels(game)
+        self.store_append = metrics.store_write_seconds.labels("append")
+        self.store_snapshot = metrics.store_write_seconds.labels("snapshot")
+
+    def refused(self, code: str) -> None:
+        self.metrics.actions_refused.labels(self.game, code).inc()
 
 
 # What a room counts into when nobody attached it to a server's metrics (unit tests that build
