@@ -24,8 +24,8 @@ RAISERS = {
     "reject",
     "error_frame",
     "error_response",
-    "_drop_connection",
-    "_refuse",  # playing._refuse(room, conn, code, client_seq, detail)
+    "drop_connection",
+    "_refuse",  # turns._refuse(room, conn, code, client_seq, detail)
 }
 
 
@@ -43,7 +43,7 @@ def _calls() -> Iterator[tuple[str, int, str, ast.expr | None]]:
             )
             if name not in RAISERS:
                 continue
-            args = node.args[2:] if name in ("_drop_connection", "_refuse") else node.args
+            args = node.args[2:] if name in ("drop_connection", "_refuse") else node.args
             if (
                 not args
                 or not isinstance(args[0], ast.Constant)

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from jokeapp.core.bots import Bot, BotLevels, Budget, SeatKnowledge
-from jokeapp.core.contract import Action, Event, OptionSpec, Pending, WireTypes
+from jokeapp.core.contract import AbsencePolicy, Action, Event, OptionSpec, Pending, WireTypes
 from jokeapp.core.errors import IllegalAction
 from jokeapp.core.options import resolve_options
 from jokeapp.core.rng import Rng
@@ -39,6 +39,8 @@ class RaceGame:
     )
     wire = WireTypes(action=dict[str, Any], event=dict[str, Any], view=dict[str, Any])
     bots: Mapping[str, Bot] = BotLevels({"random": _random_bot, "normal": _normal_bot})
+    # nobody is removed; three timeouts in a row shorten a player's deadline to 5 s
+    absence = AbsencePolicy(short_after=3, short_seconds=5.0)
 
     def start(
         self, options: Mapping[str, Any], players: Sequence[str], seed: int

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from jokeapp.core.bots import Bot, BotLevels, Budget, SeatKnowledge
-from jokeapp.core.contract import Action, Event, OptionSpec, Pending, WireTypes
+from jokeapp.core.contract import AbsencePolicy, Action, Event, OptionSpec, Pending, WireTypes
 from jokeapp.core.errors import IllegalAction
 from jokeapp.core.options import resolve_options
 
@@ -34,6 +34,10 @@ class LapsGame:
     )
     wire = WireTypes(action=dict[str, Any], event=dict[str, Any], view=dict[str, Any])
     bots: Mapping[str, Bot] = BotLevels({"random": _bot, "normal": _bot})
+    # marble's rules of absence: 5 s grace, 강퇴/계속 after two absent rounds, a kick concedes
+    absence = AbsencePolicy(
+        grace=5.0, afk_rounds=2, afk_kind="turnStart", kick_action={"type": "CONCEDE"}
+    )
 
     def start(
         self, options: Mapping[str, Any], players: Sequence[str], seed: int
