@@ -243,3 +243,17 @@ async def test_an_invalid_utf8_frame_is_one_info_line_without_a_traceback(
     assert all(line["level"] == "info" and "exception" not in line for line in faults)
     assert not [line for line in lines if line["level"] in ("error", "critical")]
     assert "Traceback" not in server.log_path.read_text(encoding="utf-8")
+
+
+def test_each_app_has_its_own_registry_and_the_global_one_has_none_of_ours() -> None:
+    from prometheus_client import REGISTRY
+
+    from jokeapp.server.app import create_app
+    from jokeapp.server.settings import Settings
+
+    one, two = create_app(Settings()), create_app(Settings())
+    first, second = one.state.metrics, two.state.metrics
+    first.actions_accepted.labels("race").inc()
+    assert first.registry.get_sample_value("joke_actions_accepted_total", {"game": "race"}) == 1
+    assert second.registry.get_sample_value("joke_actions_accepted_total", {"game": "race"}) is None
+    assert not [name for name in REGISTRY._names_to_collectors if name.startswith("joke_")]
