@@ -15,6 +15,9 @@ CHECK_SECONDS = 2.0  # a dependency slower than this to answer counts as down
 
 
 class Readiness:
+    """The checks of /api/ready by name; the cluster (jokeapp.cluster) may add its own to
+    ``checks`` (an async callable that raises when the node cannot serve)."""
+
     def __init__(self, settings: Settings, store: Store) -> None:
         self.settings = settings
         self.checks: dict[str, Callable[[], Awaitable[Any]]] = {"db": store.ping}

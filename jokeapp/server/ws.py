@@ -158,7 +158,7 @@ async def _session(websocket: WebSocket) -> None:
     await websocket.accept()
     try:
         token = await _authenticate(websocket, settings.auth_seconds)
-    except (WebSocketDisconnect, RuntimeError):
+    except (WebSocketDisconnect, RuntimeError, OSError):  # gone before it authenticated
         return
     if token is None:
         return
