@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from jokeapp.core.contract import Action, Event
+from jokeapp.core.contract import Action, Event, redacted
 
 if TYPE_CHECKING:
     from jokeapp.core.contract import Game
@@ -80,16 +80,6 @@ class BotLevels(Mapping[str, Bot]):
 
     def __len__(self) -> int:
         return len(self._bots)
-
-
-def redacted(game: Game[Any], events: Iterable[Event], player: str) -> list[Event]:
-    """The copies of ``events`` that ``player`` was sent."""
-    out: list[Event] = []
-    for event in events:
-        copy = game.redact_event(event, player)
-        if copy is not None:
-            out.append(copy)
-    return out
 
 
 def seat_knowledge(

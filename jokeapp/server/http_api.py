@@ -22,9 +22,9 @@ from jokeapp.core.errors import CodedError
 from jokeapp.rooms import commands as cmd
 from jokeapp.rooms.errors import RoomError
 from jokeapp.rooms.manager import RoomManager
-from jokeapp.server import protocol as p
 from jokeapp.server import replay_api
 from jokeapp.server.responses import error_response, json_response
+from jokeapp.wire import protocol as p
 
 # handler(request, body decoded to the endpoint's ``body`` Struct or None, token or "")
 Handler = Callable[[Request, Any, str], Awaitable[Response]]
@@ -129,7 +129,7 @@ async def ready(request: Request, body: None, token: str) -> Response:
 
 
 async def games(request: Request, body: None, token: str) -> Response:
-    return json_response({"games": _manager(request).catalogue()})
+    return json_response(p.GamesResponse(games=_manager(request).catalogue()))
 
 
 async def create_room(request: Request, body: p.CreateRoomRequest, token: str) -> Response:
@@ -140,7 +140,7 @@ async def create_room(request: Request, body: p.CreateRoomRequest, token: str) -
 
 
 async def list_rooms(request: Request, body: None, token: str) -> Response:
-    return json_response({"rooms": _manager(request).open_rooms()})
+    return json_response(p.RoomListResponse(rooms=_manager(request).open_rooms()))
 
 
 async def get_room(request: Request, body: None, token: str) -> Response:
