@@ -82,6 +82,18 @@ class BotLevels(Mapping[str, Bot]):
         return len(self._bots)
 
 
+def level_name(bots: Mapping[str, Bot], key: str) -> str:
+    """A policy's own name (``heuristic`` -> ``normal``): what a seat stores and shows."""
+    return key if key in set(bots) else ALIASES.get(key, key)
+
+
+def offered_levels(bots: Mapping[str, Bot]) -> list[str]:
+    """The levels a host picks from for a seat (LEVELS a game has), easiest first; ``random``
+    is for tests and the simulator."""
+    names = set(bots)
+    return [name for name in LEVELS if name in names]
+
+
 def seat_knowledge(
     game: Game[Any], state: Any, player: str, events: Sequence[Event]
 ) -> SeatKnowledge:

@@ -8,6 +8,7 @@ from typing import Any
 
 import msgspec
 
+from jokeapp.core.bots import offered_levels
 from jokeapp.core.contract import Event, Game, redacted
 from jokeapp.rooms.members import Seat
 from jokeapp.rooms.room import Room
@@ -25,6 +26,7 @@ def game_info(game: Game[Any]) -> p.GameInfo:
             for o in game.options
         ],
         bots=list(game.bots),  # in level order: random, easy, normal, hard
+        levels=offered_levels(game.bots),  # what a host picks from: easy, normal, hard
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from jokeapp.core.bots import level_name
 from jokeapp.core.codes import CLOSE_BY_CODE, CLOSE_NORMAL
 from jokeapp.rooms.errors import RoomError, error_frame
 from jokeapp.rooms.members import Seat, Spectator, new_token, token_key
@@ -105,7 +106,7 @@ async def add_bot(room: Room, policy: str) -> str:
     if player_id is None:
         raise RoomError("no_free_seat")
     bots = sum(1 for s in room.members.seats.values() if s.bot)
-    seat = Seat(player_id, f"봇 {bots + 1}", None, bot_policy=policy)
+    seat = Seat(player_id, f"봇 {bots + 1}", None, bot_policy=level_name(room.game.bots, policy))
     room.members.sit(seat)
     await room.store.save_seat(seat_row(room, seat))
     publish(room, room_changed=True)

@@ -58,7 +58,8 @@ class GameInfo(_Wire):
     min_players: int
     max_players: int
     options: list[OptionInfo]
-    bots: list[str]
+    bots: list[str]  # every bot policy, in level order: random, easy, normal, hard
+    levels: list[str]  # the levels a host picks from for a seat: easy, normal, hard
 
 
 class SeatInfo(_Wire):

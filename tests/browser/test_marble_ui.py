@@ -429,6 +429,8 @@ def test_tips_leave_and_sheets_close_the_way_a_phone_user_expects(new_page: Any)
     page.get_by_test_id("rules").wait_for()
     assert page.get_by_test_id("rules-pictures").count() == 1
     assert "랜드마크" in page.get_by_test_id("rules-buildings").inner_text()
+    # a few facts of the committed balance report (docs/analysis/marble/facts.json)
+    assert "출발 순서 1번이 이길 확률" in page.get_by_test_id("rules-facts").inner_text()
     shot(page, "rules-marble")
     page.keyboard.press("Escape")
     page.get_by_test_id("rules").wait_for(state="detached")

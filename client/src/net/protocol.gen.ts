@@ -175,6 +175,7 @@ export interface GameInfo {
   maxPlayers: number;
   options: OptionInfo[];
   bots: string[];
+  levels: string[];
 }
 export interface OptionInfo {
   key: string;
