@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test lint unit bench golden browser-deps client client-test clean
+.PHONY: run test lint unit bench golden browser-deps nginx-deps client client-test clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -26,6 +26,11 @@ browser-deps:
 	@command -v chromium >/dev/null 2>&1 || (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium)
 	@fc-list 2>/dev/null | grep -qi 'Noto Sans CJK' || (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q fonts-noto-cjk fonts-noto-color-emoji)
 
+# Debian's nginx for the load-balancer tests (tests/deploy, the cluster's): they run
+# deploy/nginx.conf unprivileged on loopback ports (the package's own service is not used).
+nginx-deps:
+	@command -v nginx >/dev/null 2>&1 || test -x /usr/sbin/nginx || (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q nginx)
+
 # The web client (client/): installed and built into jokeapp/server/static/app.
 # `npm install` rather than `npm ci`: vite lists an optional Windows-only package that the
 # registry does not serve, which `npm ci` counts as a lock mismatch; `npm install` keeps the lock.
@@ -45,7 +50,7 @@ unit: $(STAMP)
 	$(BIN)/pytest -m "not browser"
 	$(BIN)/pytest -m browser tests/browser
 
-test: lint client-test client browser-deps unit
+test: lint client-test client browser-deps nginx-deps unit
 
 bench: $(STAMP)
 	$(BIN)/python -m jokeapp.bench --write BENCHMARKS.md

@@ -7,6 +7,7 @@ import argparse
 import pytest
 
 from jokeapp import cli
+from jokeapp.server.settings import Settings
 
 
 def _choices(parser: argparse.ArgumentParser) -> dict[str, object]:
@@ -30,3 +31,41 @@ def test_a_subcommand_that_does_not_import_raises_instead_of_vanishing(
     assert "ghost" in _choices(cli.build_parser())
     with pytest.raises(ModuleNotFoundError, match="jokeapp.no_such_module"):
         cli.main(["ghost"])
+
+
+def _serve_settings(argv: list[str]) -> tuple[Settings, argparse.Namespace]:
+    from jokeapp.server import cli as serve
+
+    args = cli.build_parser(["serve", *argv]).parse_args(["serve", *argv])
+    return serve.settings_from(args), args
+
+
+def test_serve_takes_each_deployment_flag_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("JOKE_DB", "postgresql://joke@db/joke")
+    monkeypatch.setenv("JOKE_REDIS", "redis://cache:6379/2")
+    monkeypatch.setenv("JOKE_NODE", "web-3")
+    monkeypatch.setenv("JOKE_HOST", "0.0.0.0")
+    monkeypatch.setenv("JOKE_PORT", "8003")
+    monkeypatch.setenv("JOKE_LOG_LEVEL", "INFO")
+    settings, args = _serve_settings([])
+    assert (args.host, args.port, args.log_level) == ("0.0.0.0", 8003, "info")
+    assert settings.db == "postgresql://joke@db/joke"
+    assert settings.redis == "redis://cache:6379/2"
+    assert settings.node == "web-3"
+    # a flag wins over its variable
+    settings, args = _serve_settings(["--port", "9000", "--node", "other", "--log-level", "debug"])
+    assert (args.port, args.log_level, settings.node) == (9000, "debug", "other")
+
+
+def test_serve_without_redis_is_one_process_named_after_the_host(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for name in ("JOKE_DB", "JOKE_REDIS", "JOKE_NODE", "JOKE_HOST", "JOKE_PORT", "JOKE_LOG_LEVEL"):
+        monkeypatch.delenv(name, raising=False)
+    settings, args = _serve_settings([])
+    assert settings.redis is None and settings.db == "var/joke.sqlite3"
+    assert settings.node.endswith("-8000")
+    with pytest.raises(SystemExit):
+        _serve_settings(["--log-level", "loud"])

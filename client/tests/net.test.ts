@@ -34,14 +34,15 @@ class FakeSocket implements SocketLike {
 function setup() {
   const sockets: FakeSocket[] = [];
   const timers: (() => void)[] = [];
-  const session = new RoomSession('ws://x', {
-    open: () => { const s = new FakeSocket(); sockets.push(s); return s; },
+  const urls: string[] = [];
+  const session = new RoomSession('ws://x/ws/r', 'secret-token', {
+    open: (url) => { urls.push(url); const s = new FakeSocket(); sockets.push(s); return s; },
     now: () => 1000,
     setTimer: (fn) => { timers.push(fn); return timers.length; },
     clearTimer: () => undefined,
   });
   session.connect();
-  return { session, sockets, timers };
+  return { session, sockets, timers, urls };
 }
 
 const room = { roomId: 'r', code: 'ABCDEF', game: 'dalmuti', title: 't', options: {}, status: 'playing', match: 1, hostId: 'p1', seats: [], spectators: 0, minPlayers: 4, maxPlayers: 8, seedHash: null };
@@ -49,6 +50,17 @@ const snapshot = (seq: number, lastClientSeq = 0) => ({ type: 'snapshot', seq, r
 const update = (seq: number) => ({ type: 'update', seq, events: [{ type: 'passed', player: 'p2' }], view: { round: seq }, pending: [] });
 
 describe('room session', () => {
+  it('sends the token in its first message on every socket, never in the URL', () => {
+    const { sockets, timers, urls } = setup();
+    sockets[0].onopen?.({});
+    expect(sockets[0].sent[0]).toEqual({ type: 'auth', token: 'secret-token' });
+    sockets[0].onclose?.({ code: 1006 });
+    timers.at(-1)!();
+    sockets[1].onopen?.({});
+    expect(sockets[1].sent[0]).toEqual({ type: 'auth', token: 'secret-token' });
+    expect(urls).toEqual(['ws://x/ws/r', 'ws://x/ws/r']);
+  });
+
   it('asks for a snapshot on a gap and ignores updates until it comes', () => {
     const { session, sockets } = setup();
     const ws = sockets[0];

@@ -141,10 +141,13 @@ class Room:
 
 
 class Seat:
-    def __init__(self, gen: Generator, room: Room, url: str, player: str, host: bool) -> None:
+    def __init__(
+        self, gen: Generator, room: Room, url: str, token: str, player: str, host: bool
+    ) -> None:
         self.gen = gen
         self.room = room
         self.url = url
+        self.token = token  # sent in the first message (auth), never in the URL
         self.player = player
         self.host = host
         self.seq = 0
@@ -282,13 +285,11 @@ class Generator:
             "/api/rooms", json={"game": "marble", "nickname": "p1", "options": {"maxRounds": 30}}
         )
         room = Room(created["code"], created["token"])
-        ws_base = f"ws://{self.address}/ws/{created['roomId']}?token="
-        room.seats.append(Seat(self, room, ws_base + created["token"], created["playerId"], True))
+        url = f"ws://{self.address}/ws/{created['roomId']}"
+        room.seats.append(Seat(self, room, url, created["token"], created["playerId"], True))
         for i in range(2, SEATS - self.bots + 1):
             joined = await self.post(f"/api/rooms/{room.code}/join", json={"nickname": f"p{i}"})
-            room.seats.append(
-                Seat(self, room, ws_base + joined["token"], joined["playerId"], False)
-            )
+            room.seats.append(Seat(self, room, url, joined["token"], joined["playerId"], False))
         for _ in range(self.bots):
             await self.post(
                 f"/api/rooms/{room.code}/bots", room.token, json={"policy": "heuristic"}
@@ -298,6 +299,7 @@ class Generator:
                 seat.ws = await websockets.connect(
                     seat.url, max_size=2**22, ping_interval=None, open_timeout=120
                 )
+                await seat.ws.send(_encode({"type": "auth", "token": seat.token}))
         return room
 
     async def grow(self, total: int) -> int:

@@ -49,6 +49,7 @@ CODES: tuple[Code, ...] = (
     Code("client_seq_gap", "요청 순서가 어긋났어요. 다시 해 주세요.", 409),
     Code("replaced", "다른 곳에서 같은 자리로 접속해서 이 연결을 닫았어요.", 409),
     Code("kicked", "방장이 방에서 내보냈어요.", 403),
+    Code("auth_required", "입장 정보를 먼저 보내 주세요.", 401),
     # --- HTTP requests
     Code("bad_token", "입장 정보가 올바르지 않아요. 다시 들어와 주세요.", 401),
     Code("invalid_body", "요청 형식이 맞지 않아요.", 400),
@@ -137,6 +138,10 @@ BY_CODE: dict[str, Code] = {row.code: row for row in CODES}
 CLOSES: tuple[Close, ...] = (
     Close(1000, None, "normal: the token left the room (leave)"),
     Close(1009, None, "a frame above 64 KiB (the WebSocket layer)"),
+    Close(1011, "internal", "the room failed on this connection (logged on the server); reconnect"),
+    Close(
+        4400, "auth_required", "the first message was not `auth`, or it did not come in time (5 s)"
+    ),
     Close(4401, "bad_token", "unknown token or room"),
     Close(4403, "kicked", "the host kicked this person"),
     Close(4408, None, "this client stopped reading (2000 messages queued); reconnect"),
@@ -146,6 +151,7 @@ CLOSES: tuple[Close, ...] = (
 CLOSE_BY_CODE: dict[str, int] = {row.code: row.close for row in CLOSES if row.code is not None}
 CLOSE_NORMAL = 1000
 CLOSE_SLOW = 4408
+CLOSE_INTERNAL = 1011
 
 
 def lookup(code: str) -> Code:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from jokeapp.wire.protocol import ServerMessage
@@ -19,7 +19,7 @@ class Connection(Protocol):
 @dataclass(frozen=True, slots=True, eq=False)
 class Connect:
     conn: Connection
-    token: str
+    token: str = field(repr=False)  # a secret: never in a log line
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -32,6 +32,7 @@ class ClientAction:
     conn: Connection
     client_seq: int
     action: dict[str, Any]
+    received: float = 0.0  # time.perf_counter() when the frame arrived (0: unknown)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -62,46 +63,46 @@ class Join:
 
 @dataclass(frozen=True, slots=True)
 class Leave:
-    token: str
+    token: str = field(repr=False)  # a secret: never in a log line
 
 
 @dataclass(frozen=True, slots=True)
 class Start:
-    token: str
+    token: str = field(repr=False)  # a secret: never in a log line
 
 
 @dataclass(frozen=True, slots=True)
 class AddBot:
-    token: str
+    token: str = field(repr=False)  # a secret: never in a log line
     policy: str
 
 
 @dataclass(frozen=True, slots=True)
 class RemoveBot:
-    token: str
+    token: str = field(repr=False)  # a secret: never in a log line
     player_id: str
 
 
 @dataclass(frozen=True, slots=True)
 class Kick:
-    token: str
+    token: str = field(repr=False)  # a secret: never in a log line
     player_id: str
 
 
 @dataclass(frozen=True, slots=True)
 class SetOptions:
-    token: str
+    token: str = field(repr=False)  # a secret: never in a log line
     options: dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
 class Rematch:
-    token: str
+    token: str = field(repr=False)  # a secret: never in a log line
 
 
 @dataclass(frozen=True, slots=True)
 class AfkAnswer:
-    token: str
+    token: str = field(repr=False)  # a secret: never in a log line
     player_id: str
     choice: str  # kick | keep
 

@@ -22,6 +22,7 @@ from jokeapp.rooms.restore import restore_room
 from jokeapp.rooms.room import Room
 from jokeapp.rooms.status import RoomStatus
 from jokeapp.store.api import Store
+from jokeapp.telemetry.metrics import Metrics
 from jokeapp.wire import protocol as p
 
 log = logging.getLogger(__name__)
@@ -45,7 +46,10 @@ class RoomManager:
         *,
         bot_delay: float = 1.0,
         games: Callable[[], dict[str, Game[Any]]] = installed_games,
+        metrics: Metrics | None = None,
     ) -> None:
+        self.metrics = metrics or Metrics()
+        self.metrics.watch_rooms(lambda: [(r.game.id, str(r.status)) for r in self.rooms.values()])
         self.store = store
         self.clock = clock
         self.bot_delay = bot_delay
@@ -97,6 +101,7 @@ class RoomManager:
                 return code
 
     def _add(self, room: Room) -> None:
+        room.attach(self.metrics)
         self.rooms[room.room_id] = room
         self.by_code[room.code] = room.room_id
         room.start_task(handle)
@@ -130,7 +135,7 @@ class RoomManager:
                 await self.get(room_id)
                 count += 1
             except Exception:
-                log.exception("room %s could not be restored", room_id)
+                log.exception("room could not be restored", extra={"room_id": room_id})
         return count
 
     def open_rooms(self) -> list[p.RoomInfo]:

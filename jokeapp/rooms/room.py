@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any
 
@@ -24,11 +25,13 @@ from jokeapp.rooms.clock import Clock
 from jokeapp.rooms.deadlines import DeadlineBook
 from jokeapp.rooms.errors import RoomError
 from jokeapp.rooms.match import LoggedStep, Match
-from jokeapp.rooms.members import Members, Seat
+from jokeapp.rooms.members import Members, Seat, token_key
 from jokeapp.rooms.series import Series
 from jokeapp.rooms.status import RoomStatus
 from jokeapp.rooms.timers import Timers
 from jokeapp.store.api import ActionRow, MatchRow, RoomRow, Store, StoreError
+from jokeapp.telemetry import logs
+from jokeapp.telemetry.metrics import DETACHED, Metrics
 
 log = logging.getLogger(__name__)
 
@@ -68,8 +71,18 @@ class Room:
         self.audience = Audience(seq)
         self.timers = Timers(clock, self.post, bot_delay)
         self.bot_rng = Rng.from_seed(int.from_bytes(room_id.encode()[:8].ljust(8, b"\0"), "big"))
-        self._queue: asyncio.Queue[tuple[cmd.Command, asyncio.Future[Any] | None]] = asyncio.Queue()
+        # each command with its future (None: nobody waits) and the request id of its sender
+        self._queue: asyncio.Queue[tuple[cmd.Command, asyncio.Future[Any] | None, str | None]] = (
+            asyncio.Queue()
+        )
         self._task: asyncio.Task[None] | None = None
+        self.counts = DETACHED.for_game(game.id)
+        self.metrics = DETACHED  # the server's, once the manager holds the room (attach)
+
+    def attach(self, metrics: Metrics) -> None:
+        """Counts into ``metrics`` (the server's) from now on."""
+        self.metrics = metrics
+        self.counts = metrics.for_game(self.game.id)
 
     # ------------------------------------------------------------ the serialized task
 
@@ -89,12 +102,12 @@ class Room:
 
     def submit(self, command: cmd.Command) -> asyncio.Future[Any]:
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait((command, future))
+        self._queue.put_nowait((command, future, logs.REQUEST_ID.get()))
         return future
 
     def post(self, command: cmd.Command) -> None:
         """Like ``submit`` when nobody waits for the answer (timers, sockets)."""
-        self._queue.put_nowait((command, None))
+        self._queue.put_nowait((command, None, logs.REQUEST_ID.get()))
 
     async def call(self, command: cmd.Command) -> Any:
         return await self.submit(command)
@@ -104,22 +117,43 @@ class Room:
         await self._queue.join()
 
     async def _run(self, handler: Handler) -> None:
+        logs.ROOM_ID.set(self.room_id)  # this task's context: every line it logs names the room
         while True:
-            command, future = await self._queue.get()
+            command, future, request_id = await self._queue.get()
+            logs.REQUEST_ID.set(request_id)
+            logs.SEAT.set(lambda c=command: self.seat_named_by(c))  # type: ignore[misc]
             try:
                 result = await handler(self, command)
             except RoomError as exc:
                 if future is not None and not future.done():
                     future.set_exception(exc)
-            except Exception as exc:  # a bug must not take the room down with it
-                log.exception("room %s: %r failed", self.room_id, command)
+            except Exception:  # a bug must not take the room down with it
+                # Logged here, once, with its traceback; whoever waits gets `internal`, which
+                # the HTTP layer answers without logging it again.
+                self.metrics.room_failures.inc()
+                log.exception("room command %s failed", type(command).__name__)
                 if future is not None and not future.done():
-                    future.set_exception(exc)
+                    future.set_exception(RoomError("internal"))
             else:
                 if future is not None and not future.done():
                     future.set_result(result)
             finally:
                 self._queue.task_done()
+
+    def seat_named_by(self, command: cmd.Command) -> str | None:
+        """The seat (or ``spectator``) a command comes from, for the log line it causes."""
+        conn = getattr(command, "conn", None)
+        token = getattr(command, "token", None)
+        key = self.audience.key_of(conn) if conn is not None else None
+        if key is None and isinstance(token, str):
+            key = token_key(token)  # a connection that is not in the room yet, an HTTP command
+        if key is None:
+            player = getattr(command, "player_id", None)  # a bot's move
+            return player if isinstance(player, str) and conn is None else None
+        seat = self.members.seat_of(key)
+        if seat is not None:
+            return seat.player_id
+        return "spectator" if key in self.members.spectators else None
 
     # ------------------------------------------------------------ what the room is in
 
@@ -205,10 +239,12 @@ class Room:
             auto,
             client_seq,
         )
+        began = time.perf_counter()
         try:
             await self.store.append_action(row)
+            self.counts.store_append.observe(time.perf_counter() - began)
         except Exception as exc:
-            log.exception("room %s: action not stored; rolling back", self.room_id)
+            log.exception("action not stored; rolling back")
             await self.reload_match()
             raise StoreError("action not stored") from exc
         if client_seq is not None:
@@ -222,9 +258,11 @@ class Room:
         else:
             await self.save_absence(actor)
             if match.steps % SNAPSHOT_EVERY == 0:
+                began = time.perf_counter()
                 await self.store.save_snapshot(
                     self.room_id, match.number, match.steps, self.game.to_json(match.state)
                 )
+                self.counts.store_snapshot.observe(time.perf_counter() - began)
             pause = presentation_pause(self.game, events)
             self.book.refresh(self.game.pending(match.state), actor, self.clock.now(), pause)
         return events

@@ -31,6 +31,22 @@ def bot_budget() -> Budget:
     return Budget(BOT_MAX_ITERATIONS, lambda: time.monotonic() >= stop)
 
 
+def _refuse(
+    room: Room,
+    conn: cmd.Connection,
+    error: GameError | str,
+    client_seq: int | None,
+    detail: dict[str, Any] | None = None,
+) -> None:
+    """Answers a client's refused action with its error, and counts it by code."""
+    code = error if isinstance(error, str) else error.code
+    room.counts.refused(code)
+    if isinstance(error, str):
+        conn.send(error_frame(error, client_seq, detail))
+    else:
+        conn.send(error_frame(error, client_seq))
+
+
 async def client_action(room: Room, command: cmd.ClientAction) -> None:
     conn = command.conn
     key = room.audience.key_of(conn)
@@ -38,13 +54,13 @@ async def client_action(room: Room, command: cmd.ClientAction) -> None:
         return
     seat = room.members.seat_of(key)
     if seat is None:
-        conn.send(error_frame("spectator", command.client_seq))
+        _refuse(room, conn, "spectator", command.client_seq)
         return
     if room.status == RoomStatus.LOBBY or room.match is None:
-        conn.send(error_frame("not_started", command.client_seq))
+        _refuse(room, conn, "not_started", command.client_seq)
         return
     if room.status == RoomStatus.FINISHED:
-        conn.send(error_frame("game_over", command.client_seq))
+        _refuse(room, conn, "game_over", command.client_seq)
         return
     player = seat.player_id
     # clientSeq rises by exactly one per applied action of the seat: a repeat is a duplicate,
@@ -52,13 +68,20 @@ async def client_action(room: Room, command: cmd.ClientAction) -> None:
     # so one bad number can never lock a seat out, and the error says which number comes next.
     expected = room.series.last_client_seq.get(player, 0) + 1
     if command.client_seq < expected:
-        conn.send(error_frame("duplicate", command.client_seq))
+        _refuse(room, conn, "duplicate", command.client_seq)
         return
     if command.client_seq > expected:
-        conn.send(error_frame("client_seq_gap", command.client_seq, {"expected": expected}))
+        _refuse(room, conn, "client_seq_gap", command.client_seq, {"expected": expected})
         return
     await _apply(
-        room, player, command.action, auto=False, client_seq=command.client_seq, conn=conn, key=key
+        room,
+        player,
+        command.action,
+        auto=False,
+        client_seq=command.client_seq,
+        conn=conn,
+        key=key,
+        received=command.received,
     )
 
 
@@ -72,6 +95,7 @@ async def _apply(
     conn: cmd.Connection | None = None,
     key: str | None = None,
     room_changed: bool = False,
+    received: float = 0.0,
 ) -> bool:
     """One step of the match: validated by the game, stored, then sent. False if refused."""
     status_before = room.status
@@ -79,22 +103,23 @@ async def _apply(
         events = await room.record_step(player, action, auto, client_seq)
     except GameError as exc:
         if conn is not None:
-            conn.send(error_frame(exc, client_seq))
+            _refuse(room, conn, exc, client_seq)
         return False
     except StoreError:
         if conn is not None:
-            conn.send(error_frame("internal", client_seq))
+            _refuse(room, conn, "internal", client_seq)
         room.schedule()
         return False
     except Exception:
         # An engine that raises something else on odd input may have half-changed its state:
         # the store's log is the truth, so rebuild from it.
-        log.exception("room %s: action %r by %s failed", room.room_id, action, player)
+        log.exception("action %r by %s failed", action, player)
         await room.reload_match()
         if conn is not None:
-            conn.send(error_frame("malformed_action", client_seq))
+            _refuse(room, conn, "malformed_action", client_seq)
         room.schedule()
         return False
+    counts = room.counts
     ack = (key, client_seq) if key is not None and client_seq is not None else None
     publish(
         room,
@@ -104,6 +129,9 @@ async def _apply(
         auto=auto,
         ack=ack,
     )
+    counts.accepted.inc()
+    if received:
+        counts.action_seconds.observe(time.perf_counter() - received)
     room.schedule()
     return True
 
@@ -130,6 +158,8 @@ async def timeout(room: Room) -> None:
     counts_for_afk = absent and decision.kind == room.book.policy.afk_kind
     round_now = round_of(room.game, room.match.state)
     done = await _apply(room, player, action, auto=True)
+    if done:
+        room.counts.timeouts.inc()
     if done and counts_for_afk:
         await _count_absent_round(room, player, round_now)
 
@@ -139,7 +169,7 @@ def _timeout_action(room: Room, player: str) -> Action | None:
     try:
         return room.game.on_timeout(room.match.state, player)
     except Exception:
-        log.exception("room %s: on_timeout failed for %s", room.room_id, player)
+        log.exception("on_timeout failed for %s", player)
         legal = room.game.legal_actions(room.match.state, player)
         return legal[0] if legal else None
 
@@ -176,7 +206,7 @@ async def bot_move(room: Room, player: str) -> None:
         knowledge = room.match.knowledge(player)  # never the state: bots cannot peek
         action = await asyncio.to_thread(policy, knowledge, room.bot_rng, bot_budget())
     except Exception:
-        log.exception("room %s: bot %s failed to choose", room.room_id, player)
+        log.exception("bot %s failed to choose", player)
     if action is None or not await _apply(room, player, action, auto=False):
         fallback = _timeout_action(room, player)
         if fallback is not None:

@@ -10,23 +10,32 @@ from collections.abc import AsyncIterator
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route, WebSocketRoute
 
 from jokeapp.rooms.clock import Clock, RealClock
 from jokeapp.rooms.manager import RoomManager
-from jokeapp.server import http_api, openapi, static_files
+from jokeapp.server import http_api, openapi, readiness, static_files
+from jokeapp.server.middleware import RequestContext
 from jokeapp.server.responses import error_response, json_response
 from jokeapp.server.settings import Settings
 from jokeapp.server.ws import websocket_endpoint
 from jokeapp.store.sql import SqlStore
+from jokeapp.telemetry.metrics import CONTENT_TYPE, Metrics
 
 log = logging.getLogger(__name__)
 
 
 async def openapi_json(request: Request) -> Response:
     return json_response(openapi.document())
+
+
+async def metrics_text(request: Request) -> Response:
+    """Prometheus text format: this node's rooms, connections, actions, latencies, leases."""
+    metrics: Metrics = request.app.state.metrics
+    return Response(metrics.render(), media_type=CONTENT_TYPE)
 
 
 async def http_error(request: Request, exc: Exception) -> Response:
@@ -48,15 +57,23 @@ async def _sweep(manager: RoomManager) -> None:
 
 
 def create_app(settings: Settings, clock: Clock | None = None) -> Starlette:
+    metrics = Metrics()  # this app's own registry: two apps in one process never share one
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = await SqlStore.open(settings.db, schema=settings.db_schema)
         games = settings.games()  # looked up once: the catalogue is fixed for a server's life
         manager = RoomManager(
-            store, clock or RealClock(), bot_delay=settings.bot_delay, games=lambda: games
+            store,
+            clock or RealClock(),
+            bot_delay=settings.bot_delay,
+            games=lambda: games,
+            metrics=metrics,
         )
         app.state.manager = manager
         app.state.settings = settings
+        app.state.metrics = metrics
+        app.state.readiness = readiness.Readiness(settings, store)
         restored = await manager.restore_all()
         log.info("restored %d unfinished rooms", restored)
         # Thousands of small, short-lived dicts per second (events, views) make the default
@@ -69,16 +86,21 @@ def create_app(settings: Settings, clock: Clock | None = None) -> Starlette:
         finally:
             sweeper.cancel()
             await manager.close()
+            await app.state.readiness.close()
             await store.close()
 
     routes = [
         *http_api.ROUTES,
         Route("/openapi.json", openapi_json, methods=["GET"]),
+        Route("/metrics", metrics_text, methods=["GET"]),
         WebSocketRoute("/ws/{ref}", websocket_endpoint),
         *static_files.routes(),
     ]
-    return Starlette(
+    app = Starlette(
         routes=routes,
         lifespan=lifespan,
+        middleware=[Middleware(RequestContext)],
         exception_handlers={HTTPException: http_error, Exception: http_error},
     )
+    app.state.metrics = metrics
+    return app

@@ -1,28 +1,62 @@
-"""`joke serve`: runs the room server (uvicorn) on a SQLite file or a PostgreSQL database."""
+"""`joke serve`: runs the room server (uvicorn) on a SQLite file or a PostgreSQL database.
+
+Each flag of the deployment also comes from the environment (``JOKE_DB``, ``JOKE_REDIS``,
+``JOKE_NODE``, ``JOKE_HOST``, ``JOKE_PORT``, ``JOKE_LOG_LEVEL``); a flag on the command line
+wins over the variable.
+"""
 
 from __future__ import annotations
 
 import argparse
-import logging
+import os
+import socket
 from pathlib import Path
 
 import uvicorn
 
 from jokeapp.server.app import create_app
 from jokeapp.server.settings import Settings
+from jokeapp.telemetry import logs
 from jokeapp.wire.protocol import MAX_MESSAGE_BYTES
 
 WS_PING_INTERVAL = 3.0  # seconds between the server's pings on each WebSocket
 WS_PING_TIMEOUT = 4.0  # seconds a pong may take before the connection counts as dead
+LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
+
+
+def _env(name: str, default: str | None) -> str | None:
+    value = os.environ.get(name)
+    return value if value else default
+
+
+def _port(text: str) -> int:
+    port = int(text)
+    if not 0 <= port < 65536:
+        raise argparse.ArgumentTypeError(f"not a port: {text}")
+    return port
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--host", default=_env("JOKE_HOST", "127.0.0.1"), help="env JOKE_HOST")
     parser.add_argument(
-        "--db", default="var/joke.sqlite3", help="SQLite file path or postgresql:// URL"
+        "--port", type=_port, default=_env("JOKE_PORT", "8000"), help="env JOKE_PORT"
+    )
+    parser.add_argument(
+        "--db",
+        default=_env("JOKE_DB", "var/joke.sqlite3"),
+        help="SQLite file path or postgresql:// URL (env JOKE_DB)",
     )
     parser.add_argument("--db-schema", default=None, help="PostgreSQL schema (default: public)")
+    parser.add_argument(
+        "--redis",
+        default=_env("JOKE_REDIS", None),
+        help="redis:// URL of the cluster (env JOKE_REDIS); without it: one process",
+    )
+    parser.add_argument(
+        "--node",
+        default=_env("JOKE_NODE", None),
+        help="this node's name (env JOKE_NODE; default: hostname-port)",
+    )
     parser.add_argument(
         "--bot-delay", type=float, default=1.0, help="seconds a bot waits before acting"
     )
@@ -38,26 +72,48 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default=WS_PING_INTERVAL,
         help="seconds between WebSocket pings (a dead page is dropped ~4 s after a missed pong)",
     )
-    parser.add_argument("--log-level", default="warning")
+    parser.add_argument(
+        "--auth-seconds",
+        type=float,
+        default=5.0,
+        help="seconds a WebSocket has to send its auth message",
+    )
+    parser.add_argument(
+        "--log-level",
+        type=str.lower,
+        choices=LOG_LEVELS,
+        default=_env("JOKE_LOG_LEVEL", "warning"),
+        help="env JOKE_LOG_LEVEL",
+    )
 
 
-def main(args: argparse.Namespace) -> int:
-    logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
-    if "://" not in args.db and args.db != ":memory:":
-        Path(args.db).expanduser().parent.mkdir(parents=True, exist_ok=True)
-    settings = Settings(
+def settings_from(args: argparse.Namespace) -> Settings:
+    node = args.node or f"{socket.gethostname()}-{args.port}"
+    return Settings(
         db=args.db,
         db_schema=args.db_schema,
         bot_delay=args.bot_delay,
         extra_games=tuple(args.extra_game),
         rate_per_second=args.rate,
         rate_burst=args.rate * 2,
+        redis=args.redis,
+        node=node,
+        auth_seconds=args.auth_seconds,
     )
+
+
+def main(args: argparse.Namespace) -> int:
+    settings = settings_from(args)
+    logs.configure(args.log_level, settings.node)
+    if "://" not in args.db and args.db != ":memory:":
+        Path(args.db).expanduser().parent.mkdir(parents=True, exist_ok=True)
     uvicorn.run(
         create_app(settings),
         host=args.host,
         port=args.port,
+        log_config=None,  # logs.configure set up every logger: JSON lines
         log_level=args.log_level,
+        access_log=False,  # the app writes its own access line (path only, with request id)
         ws_max_size=4 * MAX_MESSAGE_BYTES,
         # Views are small and mostly fresh numbers; compressing each frame cost more CPU than
         # it saved bytes under load.

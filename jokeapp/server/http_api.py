@@ -48,6 +48,8 @@ class Endpoint:
     auth: bool = False
     status: int = 200
     query: tuple[QueryParam, ...] = ()
+    # other answers than the 2xx and the 4XX refusals: (status, what it means), same ``answer``
+    also: tuple[tuple[int, str], ...] = ()
 
 
 def _manager(request: Request) -> RoomManager:
@@ -116,7 +118,14 @@ async def _room_call(request: Request, command: cmd.Command) -> Any:
 
 
 async def health(request: Request, body: None, token: str) -> Response:
-    return json_response(p.HealthResponse(ok=True, rooms=len(_manager(request).rooms)))
+    node = request.app.state.settings.node
+    return json_response(p.HealthResponse(ok=True, rooms=len(_manager(request).rooms), node=node))
+
+
+async def ready(request: Request, body: None, token: str) -> Response:
+    ok, checks = await request.app.state.readiness.check()
+    node = request.app.state.settings.node
+    return json_response(p.ReadyResponse(ok=ok, node=node, checks=checks), 200 if ok else 503)
 
 
 async def games(request: Request, body: None, token: str) -> Response:
@@ -191,7 +200,16 @@ async def record(request: Request, body: None, token: str) -> Response:
 
 
 ENDPOINTS: tuple[Endpoint, ...] = (
-    Endpoint("GET", "/api/health", health, "health", p.HealthResponse),
+    Endpoint("GET", "/api/health", health, "liveness: the process serves", p.HealthResponse),
+    Endpoint(
+        "GET",
+        "/api/ready",
+        ready,
+        "readiness: the database (and Redis, in a cluster) answer",
+        p.ReadyResponse,
+        answer_text="ready",
+        also=((503, "not ready: a dependency did not answer (see checks)"),),
+    ),
     Endpoint("GET", "/api/games", games, "the game catalogue", p.GamesResponse),
     Endpoint(
         "POST",

@@ -32,6 +32,8 @@ def _operation(endpoint: Endpoint) -> dict[str, Any]:
             },
         },
     }
+    for status, text in endpoint.also:
+        op["responses"][str(status)] = {"description": text, **_json(answer)}
     parameters = [
         {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
         for name in _PATH_PARAM.findall(endpoint.path)

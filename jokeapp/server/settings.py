@@ -18,6 +18,11 @@ class Settings:
     extra_games: tuple[str, ...] = field(default_factory=tuple)  # "module:ATTR", for tests
     rate_per_second: float = 20.0
     rate_burst: float = 40.0
+    # The cluster's Redis (redis://host:port/db): nodes sharing it and the database form one
+    # service (jokeapp.cluster). None: one process holds every room, as `make run` starts it.
+    redis: str | None = None
+    node: str = "local"  # this node's name: in every log line, /api/ready, a room's owner
+    auth_seconds: float = 5.0  # a WebSocket must send its `auth` message within this time
 
     def games(self) -> dict[str, Game[Any]]:
         found = installed_games()

@@ -1,4 +1,5 @@
-"""The WebSocket session of one person: token check, reading with limits, ordered sending."""
+"""The WebSocket session of one person: the `auth` message first, reading with limits, ordered
+sending."""
 
 from __future__ import annotations
 
@@ -12,11 +13,12 @@ from typing import Any
 import msgspec
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from jokeapp.core.codes import CLOSE_BY_CODE, CLOSE_SLOW
+from jokeapp.core.codes import CLOSE_BY_CODE, CLOSE_INTERNAL, CLOSE_SLOW
 from jokeapp.rooms import commands as cmd
 from jokeapp.rooms.errors import RoomError, error_frame
 from jokeapp.rooms.manager import RoomManager
 from jokeapp.server.settings import Settings
+from jokeapp.telemetry.metrics import Metrics
 from jokeapp.wire import protocol as p
 
 log = logging.getLogger(__name__)
@@ -115,11 +117,51 @@ def _parse(raw: Any, seq: int | None) -> p.ClientMessage | p.ErrorMessage:
     return message
 
 
+async def _authenticate(websocket: WebSocket, seconds: float) -> str | None:
+    """The token of the first message (``auth``), or None after closing the socket: no
+    message within ``seconds``, or a first message that is not ``auth``."""
+    try:
+        async with asyncio.timeout(seconds):
+            frame = await websocket.receive()
+    except TimeoutError:
+        frame = None
+    if frame is not None and frame["type"] == "websocket.disconnect":
+        return None
+    if frame is not None:
+        text = frame.get("text")
+        if text is None:
+            text = (frame.get("bytes") or b"").decode("utf-8", errors="replace")
+        raw = _lenient(text) if len(text) <= p.MAX_MESSAGE_BYTES else _UNREADABLE
+        if isinstance(raw, dict) and raw.get("type") == "auth":
+            try:
+                return msgspec.convert(raw, p.AuthMessage).token
+            except msgspec.ValidationError:
+                pass
+    await websocket.send_text(p.encode(error_frame("auth_required")).decode())
+    await websocket.close(CLOSE_BY_CODE["auth_required"])
+    return None
+
+
 async def websocket_endpoint(websocket: WebSocket) -> None:
+    metrics: Metrics = websocket.app.state.metrics
+    metrics.connections.inc()
+    try:
+        await _session(websocket)
+    finally:
+        metrics.connections.dec()
+
+
+async def _session(websocket: WebSocket) -> None:
     manager: RoomManager = websocket.app.state.manager
     settings: Settings = websocket.app.state.settings
+    metrics: Metrics = websocket.app.state.metrics
     await websocket.accept()
-    token = websocket.query_params.get("token", "")
+    try:
+        token = await _authenticate(websocket, settings.auth_seconds)
+    except (WebSocketDisconnect, RuntimeError, OSError):  # gone before it authenticated
+        return
+    if token is None:
+        return
     try:
         room = await manager.get(websocket.path_params["ref"])
     except RoomError:
@@ -128,12 +170,18 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
         return
     conn = WsConnection(websocket)
     bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
+    refused = metrics.frames_refused
     try:
-        await room.call(cmd.Connect(conn, token))
+        try:
+            await room.call(cmd.Connect(conn, token))
+        except RoomError as exc:  # the room failed on it (and logged why): tell, and close
+            conn.send(error_frame(exc))
+            conn.close(CLOSE_INTERNAL)
         while not conn.closed:
             frame = await websocket.receive()
             if frame["type"] == "websocket.disconnect":
                 break
+            received = time.perf_counter()
             text = frame.get("text")
             if text is None:
                 data = frame.get("bytes") or b""
@@ -141,20 +189,26 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
             raw = _lenient(text)
             seq = _client_seq(raw)  # echoed by every refusal, so the client knows what was lost
             if not bucket.take():
+                refused.labels("rate_limited").inc()
                 conn.send(error_frame("rate_limited", seq))
                 continue
             if len(text.encode()) > p.MAX_MESSAGE_BYTES:
+                refused.labels("too_large").inc()
                 conn.send(error_frame("too_large", seq))
                 continue
             message = _parse(raw, seq)
             if isinstance(message, p.ErrorMessage):
+                refused.labels(message.code).inc()
                 conn.send(message)
             elif isinstance(message, p.PingMessage):
                 conn.send(p.PongMessage(server_time=int(time.time() * 1000)))
             elif isinstance(message, p.ResyncMessage):
                 room.post(cmd.Resync(conn))
+            elif isinstance(message, p.AuthMessage):
+                refused.labels("invalid_message").inc()  # authenticated once, at the start
+                conn.send(error_frame("invalid_message", seq))
             else:
-                room.post(cmd.ClientAction(conn, message.client_seq, message.action))
+                room.post(cmd.ClientAction(conn, message.client_seq, message.action, received))
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:

@@ -112,5 +112,8 @@ class MemoryStore:
             copy.deepcopy(a) for a in self.actions.get((room_id, match), [])
         ]
 
+    async def ping(self) -> None:
+        return None
+
     async def close(self) -> None:
         return None

@@ -84,6 +84,10 @@ class SqlStore:
         async with self.engine.begin() as conn:
             await conn.run_sync(_upgrade)
 
+    async def ping(self) -> None:
+        async with self.engine.connect() as conn:
+            await conn.execute(sa.text("SELECT 1"))
+
     async def close(self) -> None:
         if self._writer is not None:
             await self._queue.join()

@@ -116,9 +116,22 @@ class You(_Wire):
 
 
 class HealthResponse(_Wire):
+    """Liveness: the process serves HTTP (whatever its database or Redis do)."""
+
     ok: bool
     rooms: int
     version: int = PROTOCOL_VERSION
+    node: str = ""
+
+
+class ReadyResponse(_Wire):
+    """Readiness: whether this node can serve rooms now (200 ok, 503 not)."""
+
+    ok: bool
+    node: str
+    # per dependency: "ok", or why it failed ("timeout", the error's class); Redis only when
+    # the node is part of a cluster
+    checks: dict[str, str]
 
 
 class GamesResponse(_Wire):
@@ -193,6 +206,13 @@ class ErrorResponse(_Wire):
 # ---------------------------------------------------------------- WebSocket: client -> server
 
 
+class AuthMessage(_Wire, tag="auth", tag_field="type"):
+    """The first message on every WebSocket: the token of a seat or a spectator. The token is
+    never in the URL (load balancers and servers log request lines)."""
+
+    token: str
+
+
 class ActionMessage(_Wire, tag="action", tag_field="type"):
     """A game action. ``clientSeq`` is the seat's last applied one + 1 (a repeat: duplicate,
     a jump: client_seq_gap; a refused action does not use its number)."""
@@ -209,7 +229,7 @@ class PingMessage(_Wire, tag="ping", tag_field="type"):
     pass
 
 
-ClientMessage = ActionMessage | ResyncMessage | PingMessage
+ClientMessage = AuthMessage | ActionMessage | ResyncMessage | PingMessage
 
 
 # ---------------------------------------------------------------- WebSocket: server -> client
@@ -334,6 +354,7 @@ SCHEMA_TYPES: tuple[Any, ...] = (
     ClientMessage,
     ServerMessage,
     HealthResponse,
+    ReadyResponse,
     GamesResponse,
     CreateRoomRequest,
     CreateRoomResponse,

@@ -166,3 +166,25 @@ def test_trade_proposal_gets_an_answer(new_page: Any) -> None:
 
     play_until(page, propose, answered, seconds=60)
     assert "교환 제안" in page.get_by_test_id("feed").inner_text()
+
+
+def test_the_socket_sends_its_token_first_and_never_in_the_url(new_page: Any) -> None:
+    page = new_page()
+    sockets: list[dict[str, Any]] = []
+
+    def opened(ws: Any) -> None:
+        entry: dict[str, Any] = {"url": ws.url, "sent": []}
+        sockets.append(entry)
+        ws.on("framesent", lambda payload: entry["sent"].append(payload))
+
+    page.on("websocket", opened)
+    code = create_room(page, "marble", "수진")
+    page.wait_for_selector("[data-testid=seat-p1]")
+    token = page.evaluate(f"JSON.parse(localStorage.getItem('joke.seat.{code}')).token")
+    page.reload()  # a reconnect authenticates the same way
+    page.wait_for_selector("[data-testid=seat-p1]")
+    assert len(sockets) >= 2
+    for entry in sockets:
+        assert token not in entry["url"] and "token" not in entry["url"]
+        assert entry["sent"], "the socket sent nothing"
+        assert json.loads(entry["sent"][0]) == {"type": "auth", "token": token}

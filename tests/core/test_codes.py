@@ -28,6 +28,7 @@ RAISERS = {
     "error_frame",
     "error_response",
     "drop_connection",
+    "_refuse",  # turns._refuse(room, conn, code, client_seq, detail)
 }
 
 
@@ -45,7 +46,7 @@ def _calls() -> Iterator[tuple[str, int, str, ast.expr | None]]:
             )
             if name not in RAISERS:
                 continue
-            args = node.args[2:] if name == "drop_connection" else node.args
+            args = node.args[2:] if name in ("drop_connection", "_refuse") else node.args
             if (
                 not args
                 or not isinstance(args[0], ast.Constant)
@@ -53,7 +54,7 @@ def _calls() -> Iterator[tuple[str, int, str, ast.expr | None]]:
             ):
                 continue
             detail: ast.expr | None = args[1] if len(args) > 1 else None
-            if name == "error_frame":
+            if name in ("error_frame", "_refuse"):
                 detail = args[2] if len(args) > 2 else None
             for keyword in node.keywords:
                 if keyword.arg == "detail":
@@ -138,7 +139,13 @@ def test_a_message_with_values_is_filled_and_the_detail_goes_on_the_wire() -> No
 def test_close_codes_name_table_codes() -> None:
     for row in codes.CLOSES:
         assert row.code is None or row.code in codes.BY_CODE
-    assert codes.CLOSE_BY_CODE == {"bad_token": 4401, "kicked": 4403, "replaced": 4409}
+    assert codes.CLOSE_BY_CODE == {
+        "internal": 1011,
+        "auth_required": 4400,
+        "bad_token": 4401,
+        "kicked": 4403,
+        "replaced": 4409,
+    }
 
 
 def test_docs_protocol_code_table_is_generated_from_the_table() -> None:

@@ -48,5 +48,5 @@ def test_the_check_sees_a_hand_made_message() -> None:
 
 
 def test_the_client_types_are_the_unions_tags() -> None:
-    assert {"action", "resync", "ping"} == p.CLIENT_TYPES
+    assert {"auth", "action", "resync", "ping"} == p.CLIENT_TYPES
     assert p.CLIENT_TYPES | {"snapshot", "update", "error", "pong"} == TAGS

@@ -28,6 +28,17 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def masked_text_frame(text: str) -> bytes:
+    """One client-to-server WebSocket text frame (RFC 6455: clients mask), for raw sockets."""
+    payload = text.encode()
+    mask = os.urandom(4)
+    if len(payload) < 126:
+        head = bytes([0x81, 0x80 | len(payload)])
+    else:
+        head = bytes([0x81, 0x80 | 126]) + len(payload).to_bytes(2, "big")
+    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
 class ServerProcess:
     def __init__(self, db: str, bot_delay: float = 0.01, extra: tuple[str, ...] = ()) -> None:
         self.db = db
@@ -130,8 +141,9 @@ class Client:
         self.changed = asyncio.Event()
 
     async def connect(self) -> None:
-        url = f"{self.server.ws_base}/ws/{self.room_id}?token={self.token}"
+        url = f"{self.server.ws_base}/ws/{self.room_id}"
         self.ws = await websockets.connect(url, max_size=2**22)
+        await self.ws.send(json.dumps({"type": "auth", "token": self.token}))
         self.task = asyncio.get_running_loop().create_task(self._read())
 
     async def close(self) -> None:

@@ -5,13 +5,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import time
 from typing import Any
 
 import pytest
 
 from jokeapp.rooms.manager import installed_games
-from tests.server.harness import Api, Client, ServerProcess, marble_policy, race_policy
+from tests.server.harness import (
+    Api,
+    Client,
+    ServerProcess,
+    marble_policy,
+    masked_text_frame,
+    race_policy,
+)
 
 GAMES = installed_games()
 
@@ -51,13 +59,15 @@ async def _silent_socket(server: ServerProcess, room_id: str, token: str) -> asy
     """A WebSocket whose page died: it shook hands, then never reads or answers a ping."""
     reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
     writer.write(
-        f"GET /ws/{room_id}?token={token} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
+        f"GET /ws/{room_id} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
         "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
         "Sec-WebSocket-Version: 13\r\n\r\n".encode()
     )
     await writer.drain()
     head = await reader.readuntil(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 101")
+    writer.write(masked_text_frame(json.dumps({"type": "auth", "token": token})))
+    await writer.drain()
     return writer
 
 

@@ -151,9 +151,8 @@ def test_websocket_fuzz_keeps_the_connection_and_the_room(live: dict[str, Any], 
     server: ServerProcess = live["server"]
     room = live["room"]
     # The guest is a seat whose actions are always out of turn in the confirm phase once confirmed.
-    with connect(
-        f"{server.ws_base}/ws/{room['roomId']}?token={room['token']}", max_size=2**22
-    ) as ws:
+    with connect(f"{server.ws_base}/ws/{room['roomId']}", max_size=2**22) as ws:
+        ws.send(json.dumps({"type": "auth", "token": room["token"]}))
         snapshot = json.loads(ws.recv(timeout=10))
         ws.send(frame)
         ws.send(json.dumps({"type": "resync"}))  # handled by the room after the frame, in order

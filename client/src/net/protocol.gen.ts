@@ -6,8 +6,9 @@
 export type RoomStatus = "finished" | "lobby" | "playing";
 
 export interface WireProtocol {
-  clientMessage?: ActionMessage | ResyncMessage | PingMessage;
+  clientMessage?: AuthMessage | ActionMessage | ResyncMessage | PingMessage;
   serverMessage?: SnapshotMessage | UpdateMessage | ErrorMessage | PongMessage;
+  authMessage?: AuthMessage;
   actionMessage?: ActionMessage;
   resyncMessage?: ResyncMessage;
   pingMessage?: PingMessage;
@@ -23,6 +24,7 @@ export interface WireProtocol {
   errorMessage?: ErrorMessage;
   pongMessage?: PongMessage;
   healthResponse?: HealthResponse;
+  readyResponse?: ReadyResponse;
   gamesResponse?: GamesResponse;
   gameInfo?: GameInfo;
   optionInfo?: OptionInfo;
@@ -41,6 +43,14 @@ export interface WireProtocol {
   errorDetail?: ErrorDetail;
   replayResponse?: ReplayResponse;
   replayFrame?: ReplayFrame;
+}
+/**
+ * The first message on every WebSocket: the token of a seat or a spectator. The token is
+ * never in the URL (load balancers and servers log request lines).
+ */
+export interface AuthMessage {
+  type: "auth";
+  token: string;
 }
 /**
  * A game action. ``clientSeq`` is the seat's last applied one + 1 (a repeat: duplicate,
@@ -149,10 +159,24 @@ export interface PongMessage {
   type: "pong";
   serverTime: number;
 }
+/**
+ * Liveness: the process serves HTTP (whatever its database or Redis do).
+ */
 export interface HealthResponse {
   ok: boolean;
   rooms: number;
   version?: number;
+  node?: string;
+}
+/**
+ * Readiness: whether this node can serve rooms now (200 ok, 503 not).
+ */
+export interface ReadyResponse {
+  ok: boolean;
+  node: string;
+  checks: {
+    [k: string]: string;
+  };
 }
 export interface GamesResponse {
   games: GameInfo[];

@@ -1,7 +1,8 @@
-// One WebSocket per person (docs/protocol.md): snapshot, numbered updates, resync on a gap,
-// reconnection with backoff, clientSeq counting across reconnects, clock offset from pongs.
+// One WebSocket per person (docs/protocol.md): the token in the first message (`auth`, never in
+// the URL), snapshot, numbered updates, resync on a gap, reconnection with backoff, clientSeq
+// counting across reconnects, clock offset from pongs.
 import type { GameEvent } from './api';
-import type { PendingInfo, RoomInfo, WireProtocol, You } from './protocol.gen';
+import type { AuthMessage, PendingInfo, RoomInfo, WireProtocol, You } from './protocol.gen';
 import { backoffDelay, classifyUpdate } from './seq';
 import { nextView } from './viewpatch';
 
@@ -88,6 +89,7 @@ export class RoomSession {
 
   constructor(
     private readonly url: string,
+    private readonly token: string,
     private readonly deps: SessionDeps,
   ) {}
 
@@ -105,6 +107,8 @@ export class RoomSession {
     this.socket = socket;
     socket.onopen = () => {
       this.attempt = 0;
+      const auth: AuthMessage = { type: 'auth', token: this.token };
+      socket.send(JSON.stringify(auth)); // first, always: the server reads nothing else before it
       this.ping();
     };
     socket.onmessage = (ev) => this.receive(String(ev.data));
@@ -250,7 +254,8 @@ export function browserDeps(): SessionDeps {
   };
 }
 
-export function socketUrl(roomId: string, token: string): string {
+/** The room's WebSocket address; the token goes in the first message, never in the URL. */
+export function socketUrl(roomId: string): string {
   const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  return `${proto}//${location.host}/ws/${roomId}?token=${encodeURIComponent(token)}`;
+  return `${proto}//${location.host}/ws/${roomId}`;
 }

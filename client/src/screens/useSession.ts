@@ -8,7 +8,7 @@ export function useSession(seat: Seat | null): [SessionState, RoomSession | null
   const [state, setState] = useState<SessionState>(initialState());
   useEffect(() => {
     if (!seat) return undefined;
-    const s = new RoomSession(socketUrl(seat.roomId, seat.token), browserDeps());
+    const s = new RoomSession(socketUrl(seat.roomId), seat.token, browserDeps());
     setSession(s);
     const off = s.subscribe(setState);
     s.connect();

@@ -1,0 +1,1 @@
+"""What an operator sees of a server: Prometheus metrics and structured JSON logs."""

@@ -1,0 +1,122 @@
+"""Every metric of a server, in one place (``GET /metrics``, Prometheus text format).
+
+One ``Metrics`` per server (per app), each with its own ``CollectorRegistry``: two apps in one
+process (tests) never share a counter. The rooms, the cluster and the server count into the
+same object; what can be read off the live rooms at scrape time (rooms by game and status) is
+read then, not kept up to date on every change.
+"""
+
+from __future__ import annotations
+
+from collections import Counter as Tally
+from collections.abc import Callable, Iterable, Iterator
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.registry import Collector
+
+CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+
+# Seconds; an action's round trip is ~1 ms on an idle node and ~1 s when a core is saturated.
+LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+STORE_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0)
+
+# (game id, status) of every live room, read when /metrics is scraped
+RoomSource = Callable[[], Iterable[tuple[str, str]]]
+
+
+class _RoomsCollector(Collector):
+    def __init__(self, source: RoomSource) -> None:
+        self.source = source
+
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        family = GaugeMetricFamily(
+            "joke_rooms", "live rooms on this node, by game and status", labels=["game", "status"]
+        )
+        for (game, status), count in sorted(Tally(self.source()).items()):
+            family.add_metric([game, status], count)
+        yield family
+
+
+class Metrics:
+    def __init__(self) -> None:
+        r = self.registry = CollectorRegistry()
+        self.connections = Gauge(
+            "joke_connections", "open WebSocket connections on this node", registry=r
+        )
+        self.actions_accepted = Counter(
+            "joke_actions_accepted", "game actions applied and stored", ["game"], registry=r
+        )
+        self.actions_refused = Counter(
+            "joke_actions_refused",
+            "game actions refused by the room or the rules, by error code",
+            ["game", "code"],
+            registry=r,
+        )
+        self.frames_refused = Counter(
+            "joke_ws_frames_refused",
+            "WebSocket frames refused before reaching a room (bad JSON, rate limit ...), by code",
+            ["code"],
+            registry=r,
+        )
+        self.action_seconds = Histogram(
+            "joke_action_update_seconds",
+            "from a client's action arriving to its update handed to every connection",
+            ["game"],
+            buckets=LATENCY_BUCKETS,
+            registry=r,
+        )
+        self.store_write_seconds = Histogram(
+            "joke_store_write_seconds",
+            "a room's wait for one store write (group commit included), by operation",
+            ["op"],
+            buckets=STORE_BUCKETS,
+            registry=r,
+        )
+        self.timeouts = Counter(
+            "joke_timeouts", "decisions taken by the timeout rules", ["game"], registry=r
+        )
+        self.room_failures = Counter(
+            "joke_room_failures", "commands a room failed on (logged with a traceback)", registry=r
+        )
+        # The cluster's leases (jokeapp.cluster): rooms this node owns, and rooms it took over
+        # from a node whose lease had expired.
+        self.leases_held = Gauge("joke_leases_held", "room leases this node holds", registry=r)
+        self.leases_taken_over = Counter(
+            "joke_leases_taken_over", "rooms taken over from another node", registry=r
+        )
+        self.leases_lost = Counter(
+            "joke_leases_lost", "rooms this node stopped owning (lease lost or fenced)", registry=r
+        )
+
+    def for_game(self, game: str) -> GameMetrics:
+        """The children of one game's labels, looked up once per room instead of per action."""
+        return GameMetrics(self, game)
+
+    def watch_rooms(self, source: RoomSource) -> None:
+        """Reports ``joke_rooms{game, status}`` from ``source`` at each scrape."""
+        self.registry.register(_RoomsCollector(source))
+
+    def render(self) -> bytes:
+        return generate_latest(self.registry)
+
+
+class GameMetrics:
+    """What a room of one game counts into on every action (label lookups done once)."""
+
+    def __init__(self, metrics: Metrics, game: str) -> None:
+        self.metrics = metrics
+        self.game = game
+        self.accepted = metrics.actions_accepted.labels(game)
+        self.action_seconds = metrics.action_seconds.labels(game)
+        self.timeouts = metrics.timeouts.labels(game)
+        self.store_append = metrics.store_write_seconds.labels("append")
+        self.store_snapshot = metrics.store_write_seconds.labels("snapshot")
+
+    def refused(self, code: str) -> None:
+        self.metrics.actions_refused.labels(self.game, code).inc()
+
+
+# What a room counts into when nobody attached it to a server's metrics (unit tests that build
+# a Room directly): real counters, read by no one.
+DETACHED = Metrics()
