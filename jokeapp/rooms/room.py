@@ -22,7 +22,7 @@ from jokeapp.rooms.deadlines import AbsenceRules, DeadlineBook, rules_for
 from jokeapp.rooms.errors import RoomError
 from jokeapp.rooms.match import LoggedStep, Match
 from jokeapp.rooms.members import Seat, Spectator
-from jokeapp.store.api import AbsenceRow, ActionRow, RoomRow, Store, StoreError
+from jokeapp.store.api import AbsenceRow, ActionRow, FencedError, RoomRow, Store, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -344,6 +344,8 @@ class Room:
         )
         try:
             await self.store.append_action(row)
+        except FencedError:
+            raise  # another node owns the room now: this copy is dropped, nothing to undo
         except Exception as exc:
             log.exception("room %s: action not stored; rolling back", self.room_id)
             await self.reload_match()

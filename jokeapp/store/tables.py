@@ -92,3 +92,13 @@ absences = sa.Table(
     sa.Column("last_absent_round", sa.Integer),
     sa.Column("offer", sa.Integer),
 )
+
+# Which node owns a live room, and since which epoch (cluster mode). Every write of an owning
+# node is fenced by it: it commits only while ``epoch`` is still the one the node claimed.
+room_owners = sa.Table(
+    "room_owners",
+    metadata,
+    sa.Column("room_id", sa.String(32), primary_key=True),
+    sa.Column("epoch", sa.BigInteger, nullable=False),
+    sa.Column("node", sa.String(64), nullable=False),
+)
