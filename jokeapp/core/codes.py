@@ -56,6 +56,7 @@ CODES: tuple[Code, ...] = (
     Code("not_found", "찾는 주소가 없어요.", 404),
     Code("http_error", "요청을 처리할 수 없어요.", 405),
     Code("internal", "서버에 문제가 생겼어요. 잠시 후 다시 해 주세요.", 500),
+    Code("room_moving", "방을 다른 서버로 옮기는 중이에요. 잠시 후 다시 해 주세요.", 503),
     # --- rooms
     Code("invalid_nickname", "닉네임은 1~12자, 보이는 글자로만 적어 주세요.", 400),
     Code("nickname_taken", "같은 닉네임이 이미 있어요.", 409),
@@ -137,6 +138,7 @@ BY_CODE: dict[str, Code] = {row.code: row for row in CODES}
 CLOSES: tuple[Close, ...] = (
     Close(1000, None, "normal: the token left the room (leave)"),
     Close(1009, None, "a frame above 64 KiB (the WebSocket layer)"),
+    Close(1012, "room_moving", "the room moved to another node, or this one stops: reconnect"),
     Close(4401, "bad_token", "unknown token or room"),
     Close(4403, "kicked", "the host kicked this person"),
     Close(4408, None, "this client stopped reading (2000 messages queued); reconnect"),
@@ -146,6 +148,7 @@ CLOSES: tuple[Close, ...] = (
 CLOSE_BY_CODE: dict[str, int] = {row.code: row.close for row in CLOSES if row.code is not None}
 CLOSE_NORMAL = 1000
 CLOSE_SLOW = 4408
+CLOSE_RECONNECT = CLOSE_BY_CODE["room_moving"]
 
 
 def lookup(code: str) -> Code:

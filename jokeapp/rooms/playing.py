@@ -14,7 +14,7 @@ from jokeapp.core.errors import GameError
 from jokeapp.rooms import commands as cmd
 from jokeapp.rooms.errors import error_frame
 from jokeapp.rooms.members import token_key
-from jokeapp.store.api import StoreError
+from jokeapp.store.api import FencedError, StoreError
 
 if TYPE_CHECKING:
     from jokeapp.rooms.room import Room
@@ -120,6 +120,10 @@ async def _apply(
     except GameError as exc:
         if conn is not None:
             conn.send(error_frame(exc, client_seq))
+        return False
+    except FencedError:
+        if conn is not None:  # another node owns the room now; this copy is being dropped
+            conn.send(error_frame("room_moving", client_seq))
         return False
     except StoreError:
         if conn is not None:

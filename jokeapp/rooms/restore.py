@@ -13,8 +13,17 @@ from jokeapp.store.api import LoadedRoom, Store
 
 
 def restore_room(
-    loaded: LoadedRoom, game: Game[Any], store: Store, clock: Clock, bot_delay: float
+    loaded: LoadedRoom,
+    game: Game[Any],
+    store: Store,
+    clock: Clock,
+    bot_delay: float,
+    *,
+    resume_clocks: bool = False,
 ) -> Room:
+    """``resume_clocks``: the open decisions started when the last action was applied (a
+    node taking the room over), so a deadline that passed meanwhile fires at once; without
+    it they start now (a restart gives everyone their time again)."""
     row = loaded.room
     room = Room(
         room_id=row.room_id,
@@ -55,7 +64,8 @@ def restore_room(
         if loaded.tail:
             room.match.steps = loaded.tail[-1].step
         if room.status == "playing" and not room.match.over:
-            room.book.refresh(game.pending(room.match.state), None, now)
+            since = loaded.last_action_at if resume_clocks else None
+            room.book.refresh(game.pending(room.match.state), None, since or now)
             room.load_absences(loaded.absences)
         room.abandoned = bool((m.result or {}).get("abandoned"))
     return room

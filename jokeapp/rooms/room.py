@@ -90,6 +90,11 @@ class Room:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+        while not self._queue.empty():  # nobody will handle these: their callers learn it
+            _, future = self._queue.get_nowait()
+            self._queue.task_done()
+            if future is not None and not future.done():
+                future.set_exception(RoomError("room_moving"))
 
     def submit(self, command: cmd.Command) -> asyncio.Future[Any]:
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
@@ -112,6 +117,10 @@ class Room:
             command, future = await self._queue.get()
             try:
                 result = await self.handle(command)
+            except asyncio.CancelledError:
+                if future is not None and not future.done():
+                    future.set_exception(RoomError("room_moving"))  # stopped under it
+                raise
             except RoomError as exc:
                 if future is not None and not future.done():
                     future.set_exception(exc)
@@ -341,6 +350,7 @@ class Room:
             action,
             auto,
             client_seq,
+            self.clock.now(),
         )
         try:
             await self.store.append_action(row)

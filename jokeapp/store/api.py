@@ -55,6 +55,7 @@ class ActionRow:
     action: dict[str, Any]
     auto: bool
     client_seq: int | None = None
+    at: float | None = None  # when it was applied (seconds since the epoch)
 
 
 @dataclass(slots=True)
@@ -81,6 +82,7 @@ class LoadedRoom:
     last_seq: int = 0
     last_client_seq: dict[str, int] = field(default_factory=dict)
     absences: list[AbsenceRow] = field(default_factory=list)  # of the current match
+    last_action_at: float | None = None  # when the match's last stored action was applied
 
 
 class StoreError(Exception):

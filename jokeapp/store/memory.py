@@ -142,6 +142,7 @@ class MemoryStore:
         start = snap[0] if snap else 0
         loaded.tail = [copy.deepcopy(a) for a in log if a.step > start]
         loaded.last_seq = max((a.seq for a in log), default=0)
+        loaded.last_action_at = log[-1].at if log else None
         for a in log:
             if a.client_seq is not None:
                 loaded.last_client_seq[a.actor] = max(

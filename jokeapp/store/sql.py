@@ -168,8 +168,8 @@ class SqlStore:
                 continue
             if stale and item in stale:
                 assert item[2] is not None
-                self._fenced(item[2][0])
                 future.set_exception(FencedError(item[2][0]))
+                self._fenced(item[2][0])  # after: the room hears of its refusal first
             else:
                 future.set_result(None)
 
@@ -318,6 +318,7 @@ class SqlStore:
                 "action": _dumps(row.action),
                 "auto": row.auto,
                 "client_seq": row.client_seq,
+                "at": row.at,
             },
             row.room_id,
         )
@@ -431,6 +432,12 @@ class SqlStore:
                 )
             ).scalar()
             loaded.last_seq = int(summary or 0)
+            loaded.last_action_at = await conn.scalar(
+                sa.select(t.actions.c.at)
+                .where(t.actions.c.room_id == rid, t.actions.c.match == room.match)
+                .order_by(t.actions.c.step.desc())
+                .limit(1)
+            )
             per_actor = await conn.execute(
                 sa.select(t.actions.c.actor, sa.func.max(t.actions.c.client_seq))
                 .where(t.actions.c.room_id == rid, t.actions.c.match == room.match)
@@ -509,6 +516,7 @@ class SqlStore:
                 json.loads(r.action),
                 bool(r.auto),
                 r.client_seq,
+                r.at,
             )
             for r in rows
         ]

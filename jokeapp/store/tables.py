@@ -60,6 +60,7 @@ actions = sa.Table(
     sa.Column("action", sa.Text, nullable=False),  # JSON
     sa.Column("auto", sa.Boolean, nullable=False),
     sa.Column("client_seq", sa.Integer),
+    sa.Column("at", sa.Float),  # when it was applied: a takeover resumes the clocks from it
     sa.PrimaryKeyConstraint("room_id", "match", "step", name="pk_actions"),
 )
 

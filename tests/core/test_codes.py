@@ -127,7 +127,12 @@ def test_a_message_with_values_is_filled_and_the_detail_goes_on_the_wire() -> No
 def test_close_codes_name_table_codes() -> None:
     for row in codes.CLOSES:
         assert row.code is None or row.code in codes.BY_CODE
-    assert codes.CLOSE_BY_CODE == {"bad_token": 4401, "kicked": 4403, "replaced": 4409}
+    assert codes.CLOSE_BY_CODE == {
+        "room_moving": 1012,
+        "bad_token": 4401,
+        "kicked": 4403,
+        "replaced": 4409,
+    }
 
 
 def test_docs_protocol_code_table_is_generated_from_the_table() -> None:

@@ -1,4 +1,5 @@
-"""The ownership epoch of each room (cluster mode): a stale owner's writes are fenced.
+"""The ownership epoch of each room (cluster mode): a stale owner's writes are fenced; and
+when each action was applied, so the node that takes a room over resumes its clocks.
 
 Revision ID: 0003
 Revises: 0002
@@ -20,7 +21,9 @@ def upgrade() -> None:
         sa.Column("epoch", sa.BigInteger, nullable=False),
         sa.Column("node", sa.String(64), nullable=False),
     )
+    op.add_column("actions", sa.Column("at", sa.Float))
 
 
 def downgrade() -> None:
+    op.drop_column("actions", "at")
     op.drop_table("room_owners")
