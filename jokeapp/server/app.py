@@ -10,14 +10,20 @@ from collections.abc import AsyncIterator
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route, WebSocketRoute
 
+from jokeapp.cluster.forward import Forwarder
+from jokeapp.cluster.leases import Leases
+from jokeapp.cluster.node import ClusterNode
 from jokeapp.rooms.clock import Clock, RealClock
 from jokeapp.rooms.manager import RoomManager
 from jokeapp.server import http_api, openapi, static_files
+from jokeapp.server.protocol import MAX_MESSAGE_BYTES
 from jokeapp.server.responses import error_response, json_response
+from jokeapp.server.routing import ClusterRouting
 from jokeapp.server.settings import Settings
 from jokeapp.server.ws import websocket_endpoint
 from jokeapp.store.sql import SqlStore
@@ -57,8 +63,20 @@ def create_app(settings: Settings, clock: Clock | None = None) -> Starlette:
         )
         app.state.manager = manager
         app.state.settings = settings
-        restored = await manager.restore_all()
-        log.info("restored %d unfinished rooms", restored)
+        cluster: ClusterNode | None = None
+        forwarder: Forwarder | None = None
+        if settings.redis:
+            leases = Leases.connect(
+                settings.redis, settings.redis_prefix, settings.node, settings.lease_ttl
+            )
+            cluster = ClusterNode(manager, leases, settings.advertise, ttl=settings.lease_ttl)
+            forwarder = Forwarder(settings.node, max_frame=4 * MAX_MESSAGE_BYTES)
+            await cluster.start()  # unfinished rooms come back by the scan, on any node
+        else:
+            restored = await manager.restore_all()
+            log.info("restored %d unfinished rooms", restored)
+        app.state.cluster = cluster
+        app.state.forwarder = forwarder
         # Thousands of small, short-lived dicts per second (events, views) make the default
         # collector run a full pass often; those pauses were the p99 under load.
         gc.freeze()
@@ -68,6 +86,9 @@ def create_app(settings: Settings, clock: Clock | None = None) -> Starlette:
             yield
         finally:
             sweeper.cancel()
+            if cluster is not None and forwarder is not None:
+                await cluster.close()
+                await forwarder.close()
             await manager.close()
             await store.close()
 
@@ -79,6 +100,7 @@ def create_app(settings: Settings, clock: Clock | None = None) -> Starlette:
     ]
     return Starlette(
         routes=routes,
+        middleware=[Middleware(ClusterRouting)],
         lifespan=lifespan,
         exception_handlers={HTTPException: http_error, Exception: http_error},
     )

@@ -3,17 +3,23 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import logging
+import socket
 from pathlib import Path
+from types import FrameType
 
 import uvicorn
+from starlette.applications import Starlette
 
+from jokeapp.cluster.node import ClusterNode
 from jokeapp.server.app import create_app
 from jokeapp.server.protocol import MAX_MESSAGE_BYTES
 from jokeapp.server.settings import Settings
 
 WS_PING_INTERVAL = 3.0  # seconds between the server's pings on each WebSocket
 WS_PING_TIMEOUT = 4.0  # seconds a pong may take before the connection counts as dead
+HAND_OVER_LIMIT = 6.0  # seconds a stopping node spends letting its rooms go (exit within 10)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -39,6 +45,20 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="seconds between WebSocket pings (a dead page is dropped ~4 s after a missed pong)",
     )
     parser.add_argument("--log-level", default="warning")
+    cluster = parser.add_argument_group("cluster (docs/cluster.md)")
+    cluster.add_argument(
+        "--redis", default=None, help="redis:// URL; nodes sharing it and --db form a cluster"
+    )
+    cluster.add_argument("--node", default=None, help="this node's name (default: host:port)")
+    cluster.add_argument(
+        "--advertise",
+        default=None,
+        help="URL the other nodes reach this one at (default: http://HOST:PORT)",
+    )
+    cluster.add_argument("--redis-prefix", default="joke", help="prefix of every Redis key")
+    cluster.add_argument(
+        "--lease-ttl", type=float, default=5.0, help="seconds a room's lease lives unrenewed"
+    )
 
 
 def main(args: argparse.Namespace) -> int:
@@ -52,9 +72,15 @@ def main(args: argparse.Namespace) -> int:
         extra_games=tuple(args.extra_game),
         rate_per_second=args.rate,
         rate_burst=args.rate * 2,
+        redis=args.redis,
+        node=args.node or f"{socket.gethostname()}:{args.port}",
+        advertise=args.advertise or f"http://{_reachable(args.host)}:{args.port}",
+        redis_prefix=args.redis_prefix,
+        lease_ttl=args.lease_ttl,
     )
-    uvicorn.run(
-        create_app(settings),
+    app = create_app(settings)
+    config = uvicorn.Config(
+        app,
         host=args.host,
         port=args.port,
         log_level=args.log_level,
@@ -68,4 +94,37 @@ def main(args: argparse.Namespace) -> int:
         ws_ping_timeout=WS_PING_TIMEOUT,
         timeout_graceful_shutdown=2,
     )
+    NodeServer(config, app).run()
     return 0
+
+
+def _reachable(host: str) -> str:
+    return "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+
+
+class NodeServer(uvicorn.Server):
+    """On SIGTERM/SIGINT a cluster node first hands its rooms over (docs/cluster.md), then
+    uvicorn stops as usual; one process without a cluster stops as it always did."""
+
+    def __init__(self, config: uvicorn.Config, app: Starlette) -> None:
+        super().__init__(config)
+        self.app = app
+        self._handing_over: asyncio.Future[None] | None = None
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        cluster: ClusterNode | None = getattr(self.app.state, "cluster", None)
+        if cluster is None or self._handing_over is not None:
+            super().handle_exit(sig, frame)
+            return
+        loop = asyncio.get_running_loop()
+        self._handing_over = loop.create_future()  # once: a second signal stops at once
+        loop.call_soon_threadsafe(lambda: loop.create_task(self._hand_over(sig, frame)))
+
+    async def _hand_over(self, sig: int, frame: FrameType | None) -> None:
+        cluster: ClusterNode = self.app.state.cluster
+        try:
+            async with asyncio.timeout(HAND_OVER_LIMIT):
+                await cluster.hand_over()
+        except Exception:
+            logging.getLogger(__name__).exception("handing the rooms over failed")
+        super().handle_exit(sig, frame)

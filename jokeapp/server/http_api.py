@@ -135,7 +135,9 @@ async def list_rooms(request: Request, body: None, token: str) -> Response:
 
 
 async def get_room(request: Request, body: None, token: str) -> Response:
-    return json_response(await _room_call(request, cmd.Info()))
+    info = await _room_call(request, cmd.Info())
+    cluster = request.app.state.cluster  # the owner answers (a cluster forwards to it)
+    return json_response({**info, "node": cluster.name if cluster is not None else None})
 
 
 async def join_room(request: Request, body: p.JoinRequest, token: str) -> Response:

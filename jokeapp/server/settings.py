@@ -18,6 +18,12 @@ class Settings:
     extra_games: tuple[str, ...] = field(default_factory=tuple)  # "module:ATTR", for tests
     rate_per_second: float = 20.0
     rate_burst: float = 40.0
+    # A cluster node (docs/cluster.md): without ``redis`` the server is one process.
+    redis: str | None = None  # redis://host:port/db
+    node: str = "node"  # this node's name, unique in the cluster
+    advertise: str = "http://127.0.0.1:8000"  # where the other nodes reach this one
+    redis_prefix: str = "joke"  # every Redis key of the cluster starts with it
+    lease_ttl: float = 5.0  # seconds a room's lease lives unrenewed (a dead node's rooms move)
 
     def games(self) -> dict[str, Game[Any]]:
         found = installed_games()

@@ -12,16 +12,21 @@ from typing import Any
 import msgspec
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from jokeapp.core.codes import CLOSE_BY_CODE, CLOSE_SLOW
+from jokeapp.cluster.forward import FORWARDED, Forwarder
+from jokeapp.cluster.node import ClusterNode
+from jokeapp.core.codes import CLOSE_BY_CODE, CLOSE_RECONNECT, CLOSE_SLOW
 from jokeapp.rooms import commands as cmd
 from jokeapp.rooms.errors import RoomError, error_frame
 from jokeapp.rooms.manager import RoomManager
+from jokeapp.rooms.room import Room
 from jokeapp.server import protocol as p
 from jokeapp.server.settings import Settings
 
 log = logging.getLogger(__name__)
 
 OUTBOX_LIMIT = 2000  # a client this far behind is not reading: drop it, it can reconnect
+MOVE_WAIT = 15.0  # seconds a relayed socket waits for its room to find a new owner
+MOVE_POLL = 0.25  # seconds between two looks for the room's new owner
 
 
 class TokenBucket:
@@ -118,26 +123,77 @@ def _parse(raw: Any, seq: int | None) -> p.ClientMessage | dict[str, Any]:
 async def websocket_endpoint(websocket: WebSocket) -> None:
     manager: RoomManager = websocket.app.state.manager
     settings: Settings = websocket.app.state.settings
+    cluster: ClusterNode | None = websocket.app.state.cluster
     await websocket.accept()
+    pending: list[str | bytes] = []  # frames read while no room answered (relayed sockets)
+    if cluster is not None and FORWARDED not in websocket.headers:
+        found = await _find_in_cluster(websocket, cluster, pending)
+        if found is None:
+            return
+        room = found
+    else:
+        try:
+            room = await manager.get(websocket.path_params["ref"])
+        except RoomError as exc:
+            code = "room_moving" if exc.code == "room_moving" else "bad_token"
+            await websocket.send_text(p.encode(error_frame(code)).decode())
+            await websocket.close(CLOSE_BY_CODE[code])
+            return
+    await _session(websocket, room, settings, pending)
+
+
+async def _find_in_cluster(
+    websocket: WebSocket, cluster: ClusterNode, pending: list[str | bytes]
+) -> Room | None:
+    """The room if it runs here; else relays the socket to its owner, again to the next
+    owner each time one goes away, until the client leaves (None)."""
+    forwarder: Forwarder = websocket.app.state.forwarder
+    ref = websocket.path_params["ref"]
+    give_up = time.monotonic() + MOVE_WAIT
+    while not cluster.stopping:
+        try:
+            where = await cluster.locate(ref)
+        except RoomError as exc:
+            if exc.code != "room_moving":
+                await websocket.send_text(p.encode(error_frame("bad_token")).decode())
+                await websocket.close(CLOSE_BY_CODE["bad_token"])
+                return None
+        else:
+            if isinstance(where, Room):
+                return where
+            if await forwarder.relay(websocket, where.url, pending):
+                return None
+            give_up = time.monotonic() + MOVE_WAIT  # it was reachable: wait for its successor
+        if time.monotonic() > give_up:
+            break
+        await asyncio.sleep(MOVE_POLL)  # between owners: a dead owner's lease expires soon
+    with contextlib.suppress(Exception):
+        await websocket.send_text(p.encode(error_frame("room_moving")).decode())
+        await websocket.close(CLOSE_RECONNECT)
+    return None
+
+
+async def _session(
+    websocket: WebSocket, room: Room, settings: Settings, pending: list[str | bytes]
+) -> None:
     token = websocket.query_params.get("token", "")
-    try:
-        room = await manager.get(websocket.path_params["ref"])
-    except RoomError:
-        await websocket.send_text(p.encode(error_frame("bad_token")).decode())
-        await websocket.close(CLOSE_BY_CODE["bad_token"])
-        return
     conn = WsConnection(websocket)
     bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
     try:
         await room.call(cmd.Connect(conn, token))
         while not conn.closed:
-            frame = await websocket.receive()
-            if frame["type"] == "websocket.disconnect":
-                break
-            text = frame.get("text")
-            if text is None:
-                data = frame.get("bytes") or b""
-                text = data.decode("utf-8", errors="replace")
+            if pending:
+                item = pending.pop(0)
+                text = item if isinstance(item, str) else item.decode("utf-8", errors="replace")
+            else:
+                frame = await websocket.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                received = frame.get("text")
+                if received is None:
+                    data = frame.get("bytes") or b""
+                    received = data.decode("utf-8", errors="replace")
+                text = received
             raw = _lenient(text)
             seq = _client_seq(raw)  # echoed by every refusal, so the client knows what was lost
             if not bucket.take():
