@@ -19,7 +19,7 @@ run: $(STAMP) client
 lint: $(STAMP)
 	$(BIN)/ruff check jokeapp tests
 	$(BIN)/ruff format --check jokeapp tests
-	$(BIN)/mypy --strict jokeapp
+	$(BIN)/mypy --strict jokeapp tests
 
 # Debian's Chromium for the end-to-end tests (Playwright drives it; it cannot download one).
 browser-deps:

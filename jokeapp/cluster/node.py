@@ -20,6 +20,7 @@ from jokeapp.cluster.leases import Leases
 from jokeapp.rooms.errors import RoomError
 from jokeapp.rooms.manager import CODE_LENGTH, RoomManager
 from jokeapp.rooms.room import Room
+from jokeapp.rooms.status import RoomStatus
 
 log = logging.getLogger(__name__)
 
@@ -160,7 +161,7 @@ class ClusterNode:
             except Exception:
                 await self.let_go(room_id)
                 raise
-            if room.status != "finished":
+            if room.status is not RoomStatus.FINISHED:
                 await self.leases.add_live(room_id, room.code)
             if stored is not None and stored[1] != self.name:
                 self.taken_over += 1
@@ -217,7 +218,7 @@ class ClusterNode:
             await self.lose(room_id)
         for room_id, room in list(self.manager.rooms.items()):
             if (
-                room.status == "finished"
+                room.status is RoomStatus.FINISHED
                 and room_id in self.owned
                 and room_id not in self._finished
             ):

@@ -43,6 +43,35 @@ class WireTypes:
 
 
 @dataclass(frozen=True, slots=True)
+class AbsencePolicy:
+    """What the room does for a player who is not there (each spec's section 8.5).
+
+    Data the game declares as ``Game.absence``; the room layer reads it and names no game.
+
+    - ``grace``: seconds a disconnected player keeps their own clock; after it the timeout
+      rule acts for them at once (None: they keep their normal deadlines).
+    - ``short_after`` / ``short_seconds``: after that many timeouts in a row a player's
+      deadline shrinks to ``short_seconds`` (None: never).
+    - ``afk_rounds`` / ``afk_kind``: once the timeout rule has started an absent player's turn
+      (a decision of kind ``afk_kind``) in that many rounds in a row, the host is offered
+      강퇴/계속 for them (None: never offered).
+    - ``kick_action``: the action a kick applies for the player mid-match (None: the seat
+      stays and the timeout rule plays it).
+    """
+
+    grace: float | None = None
+    short_after: int | None = None
+    short_seconds: float = 5.0
+    afk_rounds: int | None = None
+    afk_kind: str | None = None
+    kick_action: Mapping[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        if self.afk_rounds is not None and self.afk_kind is None:
+            raise ValueError("an absence policy with afk_rounds needs the afk_kind it counts")
+
+
+@dataclass(frozen=True, slots=True)
 class Pending:
     """A player who must act now.
 
@@ -65,6 +94,7 @@ class Game(Protocol, Generic[S]):
     options: tuple[OptionSpec, ...]
     bots: Mapping[str, Bot]  # "random", "easy", "normal", "hard" (core.bots.BotLevels)
     wire: WireTypes
+    absence: AbsencePolicy  # when the room acts for an absent player (spec 8.5)
 
     def start(
         self, options: Mapping[str, Any], players: Sequence[str], seed: int

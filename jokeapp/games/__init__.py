@@ -16,7 +16,7 @@ from collections.abc import Iterable, KeysView
 from importlib import import_module
 from typing import Any
 
-from jokeapp.core.contract import Game
+from jokeapp.core.contract import AbsencePolicy, Game
 
 # game id -> the module that defines GAME. One line per game.
 ENGINES: dict[str, str] = {
@@ -56,6 +56,11 @@ def get_game(game_id: str) -> Game[Any]:
         raise GameLoadError(
             f"game {game_id}: its engine {module_name} failed to load: {type(exc).__name__}: {exc}"
         ) from exc
+    if not isinstance(getattr(game, "absence", None), AbsencePolicy):
+        raise GameLoadError(
+            f"game {game_id}: its engine {module_name} declares no absence policy "
+            "(GAME.absence, a jokeapp.core.contract.AbsencePolicy)"
+        )
     return game
 
 

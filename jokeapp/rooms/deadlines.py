@@ -1,8 +1,8 @@
-"""When the server acts for a player: the game's time budgets plus the absence rules.
+"""When the server acts for a player: the game's time budgets plus its absence policy.
 
-Both specs' section 8.5: marble gives a disconnected player 5 s of grace, then the timeout
-rules act for them at once, and offers the host 강퇴/계속 after two absent rounds; dalmuti
-never removes anyone and shortens a player's deadline to 5 s after three timeouts in a row.
+The game declares its policy (``Game.absence``, core.contract.AbsencePolicy: a grace after a
+disconnect, a shortened deadline after repeated timeouts); this book applies it to the open
+decisions without knowing which game it is.
 
 A decision may start a little after the step that opened it: the game's presentation pause
 (an animation, a round-end screen) is added to its start, so the pending deadline sent to
@@ -13,29 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
-from jokeapp.core.contract import Pending
+from jokeapp.core.contract import AbsencePolicy, Pending
+from jokeapp.rooms.absence import Absences
 from jokeapp.rooms.members import Seat
-
-
-@dataclass(frozen=True, slots=True)
-class AbsenceRules:
-    grace: float | None = None  # seconds a disconnected player keeps their own clock
-    short_after: int | None = None  # timeouts in a row before the deadline shrinks
-    short_seconds: float = 5.0
-    afk_rounds: int | None = None  # rounds in a row of absence before the host is asked
-    afk_kind: str = "turnStart"  # the pending kind that starts a player's turn
-    concede: Mapping[str, Any] | None = None  # the action a kick becomes mid-match
-
-
-MARBLE_RULES = AbsenceRules(grace=5.0, afk_rounds=2, concede={"type": "CONCEDE"})
-DALMUTI_RULES = AbsenceRules(short_after=3, short_seconds=5.0)
-RULES_BY_GAME = {"marble": MARBLE_RULES, "dalmuti": DALMUTI_RULES}
-
-
-def rules_for(game_id: str) -> AbsenceRules:
-    return RULES_BY_GAME.get(game_id, DALMUTI_RULES)
 
 
 @dataclass(slots=True)
@@ -50,9 +31,9 @@ class Decision:
 class DeadlineBook:
     """The open decisions of a match and when each one began."""
 
-    rules: AbsenceRules
+    policy: AbsencePolicy
+    absences: Absences  # read only: the timeouts in a row that shorten a deadline
     decisions: list[Decision] = field(default_factory=list)
-    timeouts_in_row: dict[str, int] = field(default_factory=dict)
 
     def refresh(
         self, pending: Sequence[Pending], actor: str | None, now: float, pause: float = 0.0
@@ -71,27 +52,23 @@ class DeadlineBook:
     def clear(self) -> None:
         self.decisions = []
 
-    def acted_themselves(self, player: str) -> None:
-        self.timeouts_in_row[player] = 0
-
-    def timed_out(self, player: str) -> None:
-        self.timeouts_in_row[player] = self.timeouts_in_row.get(player, 0) + 1
-
     def deadline(self, decision: Decision, seat: Seat | None) -> float | None:
-        rules = self.rules
+        policy = self.policy
         seconds: float | None = decision.seconds
         if (
-            rules.short_after is not None
-            and self.timeouts_in_row.get(decision.player, 0) >= rules.short_after
+            policy.short_after is not None
+            and self.absences.timeouts_in_row.get(decision.player, 0) >= policy.short_after
         ):
-            seconds = rules.short_seconds if seconds is None else min(seconds, rules.short_seconds)
+            seconds = (
+                policy.short_seconds if seconds is None else min(seconds, policy.short_seconds)
+            )
         due = None if seconds is None else decision.since + seconds
         if seat is None or seat.bot:
             return due
         if seat.gone:
             return decision.since  # nobody will come back: act at once
-        if rules.grace is not None and not seat.connected and seat.disconnected_at is not None:
-            grace_end = seat.disconnected_at + rules.grace
+        if policy.grace is not None and not seat.connected and seat.disconnected_at is not None:
+            grace_end = seat.disconnected_at + policy.grace
             # never before the decision starts: the others still watch the pause
             return max(decision.since, grace_end if due is None else min(due, grace_end))
         return due

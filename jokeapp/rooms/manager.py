@@ -14,8 +14,10 @@ from jokeapp.core.options import resolve_options
 from jokeapp.games import load_games
 from jokeapp.rooms import commands as cmd
 from jokeapp.rooms.clock import Clock
+from jokeapp.rooms.dispatch import handle
 from jokeapp.rooms.errors import RoomError, error_frame
 from jokeapp.rooms.match import LoggedStep, Match
+from jokeapp.rooms.messages import room_info
 from jokeapp.rooms.nickname import clean_nickname
 from jokeapp.rooms.restore import restore_room
 from jokeapp.rooms.room import Room
@@ -116,7 +118,7 @@ class RoomManager:
     def _add(self, room: Room) -> None:
         self.rooms[room.room_id] = room
         self.by_code[room.code] = room.room_id
-        room.start_task()
+        room.start_task(handle)
 
     async def get(self, ref: str) -> Room:
         ref_id = self.by_code.get(ref.upper(), ref) if len(ref) == CODE_LENGTH else ref
@@ -140,7 +142,7 @@ class RoomManager:
         )
         if room.status == "playing" and room.match is not None and room.match.over:
             await room.finish()  # the server stopped between the last action and the end
-        elif room.status == "playing" and not room.people_left():
+        elif room.status == "playing" and not room.members.people_left():
             await room.finish(abandoned=True)  # stored before bots-only rooms were stopped
         self._add(room)
         room.schedule()
@@ -158,10 +160,10 @@ class RoomManager:
         if room is None:
             return
         self.by_code.pop(room.code, None)
-        for conn in list(room.conns.values()):
+        for key, conn in room.audience:
             conn.send(error_frame("room_moving"))
             conn.close(CLOSE_RECONNECT)
-        room.conns.clear()
+            room.audience.detach(key)
         await room.stop()
 
     async def restore_all(self) -> int:
@@ -178,17 +180,17 @@ class RoomManager:
     def open_rooms(self) -> list[dict[str, Any]]:
         live = [r for r in self.rooms.values() if r.status != "finished"]
         live.sort(key=lambda r: r.created_at, reverse=True)
-        return [r.info() for r in live[:OPEN_ROOMS_LIMIT]]
+        return [room_info(r) for r in live[:OPEN_ROOMS_LIMIT]]
 
     async def record(self, ref: str, match: int | None) -> dict[str, Any]:
         room = await self.get(ref)
-        number = match if match is not None else room.match_no
-        if room.status != "finished" and number >= room.match_no:
-            number = room.match_no - 1 if match is None else number
+        number = match if match is not None else room.series.number
+        if room.status != "finished" and number >= room.series.number:
+            number = room.series.number - 1 if match is None else number
         if (
             number < 1
-            or (number == room.match_no and room.status != "finished")
-            or number > room.match_no
+            or (number == room.series.number and room.status != "finished")
+            or number > room.series.number
         ):
             raise RoomError("record_not_ready")
         stored = await self.store.match_log(room.room_id, number)
@@ -198,7 +200,7 @@ class RoomManager:
         steps = [LoggedStep(a.actor, a.action, a.auto) for a in actions]
         replayed = Match(room.game, row.match, row.options, row.players, row.seed, None)
         record = replayed.record(steps)
-        nicknames = {pid: s.nickname for pid, s in room.seats.items()}
+        nicknames = {pid: s.nickname for pid, s in room.members.seats.items()}
         record.update(
             roomId=room.room_id, match=number, seedHash=replayed.seed_hash, nicknames=nicknames
         )
@@ -213,9 +215,9 @@ class RoomManager:
             room
             for room in self.rooms.values()
             if room.status == "finished"
-            and not room.conns
-            and room.finished_at is not None
-            and room.finished_at <= now - after
+            and not room.audience
+            and room.series.finished_at is not None
+            and room.series.finished_at <= now - after
         ]
         for room in idle:
             await room.stop()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 
@@ -77,3 +77,66 @@ def next_host(seats: dict[str, Seat], leaving: str | None) -> str | None:
         return people[0].player_id
     after = [s for s in people if seat_number(s.player_id) > seat_number(leaving)]
     return (after or people)[0].player_id
+
+
+@dataclass
+class Members:
+    """Who is in a room: the seats by player id, the spectators by token key, and the host."""
+
+    seats: dict[str, Seat] = field(default_factory=dict)
+    spectators: dict[str, Spectator] = field(default_factory=dict)
+    host_id: str | None = None
+
+    def seat_of(self, key: str) -> Seat | None:
+        for seat in self.seats.values():
+            if seat.token_key == key:
+                return seat
+        return None
+
+    def viewer_of(self, key: str) -> str | None:
+        seat = self.seat_of(key)
+        return seat.player_id if seat is not None else None
+
+    def is_bot(self, player: str) -> bool:
+        seat = self.seats.get(player)
+        return seat is not None and seat.bot
+
+    def people_left(self) -> bool:
+        """Whether any person still holds a seat (connected or not); bots never play alone."""
+        return any(not s.bot and not s.gone for s in self.seats.values())
+
+    def in_seat_order(self) -> list[Seat]:
+        return sorted(self.seats.values(), key=lambda s: seat_number(s.player_id))
+
+    def free_player_id(self, max_players: int) -> str | None:
+        return free_player_id(self.seats, max_players)
+
+    def sit(self, seat: Seat) -> bool:
+        """Seats ``seat``; True if its person became the host (the room had none)."""
+        self.seats[seat.player_id] = seat
+        if self.host_id is None and not seat.bot:
+            self.host_id = seat.player_id
+            return True
+        return False
+
+    def unseat(self, player_id: str) -> None:
+        del self.seats[player_id]
+
+    def pass_host(self, leaving: str) -> bool:
+        """If ``leaving`` hosts, the next seated person does; True if the host changed."""
+        if self.host_id != leaving:
+            return False
+        self.host_id = next_host(self.seats, leaving)
+        return True
+
+    def gone(self) -> list[Seat]:
+        """Seats of people who left or were kicked during the match: nobody comes back."""
+        return [s for s in self.seats.values() if s.gone]
+
+    def spectator_name(self) -> str:
+        """ "관전자 N" with the smallest N no spectator of the room is using."""
+        taken = {s.nickname for s in self.spectators.values()}
+        number = 1
+        while f"관전자 {number}" in taken:
+            number += 1
+        return f"관전자 {number}"

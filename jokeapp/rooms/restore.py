@@ -9,6 +9,8 @@ from jokeapp.rooms.clock import Clock
 from jokeapp.rooms.match import LoggedStep, Match
 from jokeapp.rooms.members import Seat, Spectator
 from jokeapp.rooms.room import Room
+from jokeapp.rooms.series import Series
+from jokeapp.rooms.status import RoomStatus
 from jokeapp.store.api import LoadedRoom, Store
 
 
@@ -35,15 +37,18 @@ def restore_room(
         bot_delay=bot_delay,
         created_at=row.created_at,
     )
-    room.status = row.status
-    if row.status == "finished":
-        room.finished_at = clock.now()
-    room.match_no = row.match
-    room.host_id = row.host_id
     now = clock.now()
+    status = RoomStatus(row.status)
+    room.series = Series(
+        status=status,
+        number=row.match,
+        finished_at=now if status is RoomStatus.FINISHED else None,
+        last_client_seq=dict(loaded.last_client_seq),
+    )
+    room.members.host_id = row.host_id
     for seat_row in loaded.seats:
         # Nobody is connected to a server that just started: people get their grace from now.
-        room.seats[seat_row.player_id] = Seat(
+        room.members.seats[seat_row.player_id] = Seat(
             seat_row.player_id,
             seat_row.nickname,
             seat_row.token_key,
@@ -52,20 +57,20 @@ def restore_room(
             disconnected_at=now,
         )
     for spec_row in loaded.spectators:
-        room.spectators[spec_row.token_key] = Spectator(spec_row.token_key, spec_row.nickname)
-    room.seq = loaded.last_seq
-    room.last_client_seq = dict(loaded.last_client_seq)
+        room.members.spectators[spec_row.token_key] = Spectator(
+            spec_row.token_key, spec_row.nickname
+        )
+    room.audience.seq = loaded.last_seq
     if loaded.match is not None:
         m = loaded.match
         tail = [LoggedStep(a.actor, a.action, a.auto) for a in loaded.tail]
-        room.match = Match.restore(
-            game, m.match, m.options, m.players, m.seed, loaded.snapshot, tail
-        )
+        match = Match.restore(game, m.match, m.options, m.players, m.seed, loaded.snapshot, tail)
         if loaded.tail:
-            room.match.steps = loaded.tail[-1].step
-        if room.status == "playing" and not room.match.over:
+            match.steps = loaded.tail[-1].step
+        room.series.match = match
+        if status is RoomStatus.PLAYING and not match.over:
             since = loaded.last_action_at if resume_clocks else None
-            room.book.refresh(game.pending(room.match.state), None, since or now)
-            room.load_absences(loaded.absences)
-        room.abandoned = bool((m.result or {}).get("abandoned"))
+            room.book.refresh(game.pending(match.state), None, since or now)
+            room.absences.load(loaded.absences)
+        room.series.abandoned = bool((m.result or {}).get("abandoned"))
     return room

@@ -297,9 +297,14 @@ def test_acting_controls_on_a_desktop_screen(new_page: Any) -> None:
     checks = Checks()
     wait_hand_check(page)
     checks.controls(page, "1366x768")
+
+    def checked_step(p: Any) -> Any:
+        checks.controls(p, "1366x768")
+        return dalmuti_step(p)
+
     play_until(
         page,
-        lambda p: (checks.controls(p, "1366x768"), dalmuti_step(p))[1],
+        checked_step,
         lambda _: checks.kinds.get("play", 0) >= 1,
         seconds=60,
     )
@@ -386,7 +391,7 @@ def test_table_ring_rules_pictures_draw_and_reduced_motion(new_page: Any) -> Non
     mine = page.locator(".dseats.mine [data-seat=p1]")
     assert mine.count() == 1
     trick = page.get_by_test_id("trick").bounding_box()
-    assert trick and mine.bounding_box()["y"] > trick["y"]  # type: ignore[index]
+    assert trick and mine.bounding_box()["y"] > trick["y"]  # type: ignore[index,unused-ignore]
 
     if any("firstRankDraw" in f for f in frames):
         # the server sent the opening draw (spec 4.1): its result is shown, then closes on a tap

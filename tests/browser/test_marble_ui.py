@@ -397,7 +397,12 @@ def test_rematch_with_a_changed_option(new_page: Any) -> None:
 def test_tips_leave_and_sheets_close_the_way_a_phone_user_expects(new_page: Any) -> None:
     page = new_page()
     dialogs: list[str] = []
-    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+
+    def dismiss(dialog: Any) -> None:
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", dismiss)
     start_marble(page)
     # tips: off and back on from the table, and the choice stays after a reload
     page.get_by_test_id("tips-off").click()

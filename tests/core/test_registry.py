@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import jokeapp.games as registry
+from jokeapp.core.contract import AbsencePolicy
 from jokeapp.games import GAME_IDS, GameLoadError, get_game, load_games
 from jokeapp.rooms.manager import installed_games
 
@@ -31,6 +32,22 @@ def engine_without_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     monkeypatch.setitem(registry.ENGINES, "hollow", "jokeapp.games.hollow")
     monkeypatch.delitem(sys.modules, "jokeapp.games.hollow", raising=False)
     return "hollow"
+
+
+@pytest.fixture
+def engine_without_absence(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Registers a game ``careless`` whose GAME declares no absence policy."""
+    (tmp_path / "careless.py").write_text(
+        "from tests.rooms.fakegame import RaceGame\n"
+        "class Careless(RaceGame):\n"
+        "    absence = None\n"
+        "GAME = Careless()\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(registry, "__path__", [*registry.__path__, str(tmp_path)])
+    monkeypatch.setitem(registry.ENGINES, "careless", "jokeapp.games.careless")
+    monkeypatch.delitem(sys.modules, "jokeapp.games.careless", raising=False)
+    return "careless"
 
 
 def test_every_registered_game_loads() -> None:
@@ -62,3 +79,18 @@ def test_an_unknown_game_id_names_the_known_ones() -> None:
         get_game("chess")
     with pytest.raises(KeyError, match="unknown game: chess"):
         load_games(("marble", "chess"))
+
+
+def test_an_engine_without_an_absence_policy_raises(engine_without_absence: str) -> None:
+    with pytest.raises(GameLoadError, match="game careless: .*declares no absence policy"):
+        installed_games((*GAME_IDS, engine_without_absence))
+
+
+def test_every_game_declares_its_absence_policy() -> None:
+    for game in load_games().values():
+        assert isinstance(game.absence, AbsencePolicy)
+
+
+def test_an_afk_offer_needs_the_decision_kind_it_counts() -> None:
+    with pytest.raises(ValueError, match="afk_kind"):
+        AbsencePolicy(afk_rounds=2)

@@ -39,7 +39,8 @@ class Tally:
 
 
 def clone(state: DalmutiState) -> DalmutiState:
-    return GAME.from_json(GAME.to_json(state))
+    copied: DalmutiState = GAME.from_json(GAME.to_json(state))
+    return copied
 
 
 def outcome(run: Any, state: DalmutiState, actor: Any, action: Any) -> tuple[str, Any]:

@@ -248,7 +248,12 @@ def test_from_json_builds_the_default_deck_only_when_the_deck_is_left_out(
     data = GAME.to_json(table({"p1": at(0), "p2": at(3)}))
     built: list[int] = []
     real = serial._default_deck
-    monkeypatch.setattr(serial, "_default_deck", lambda players: built.append(1) or real(players))
+
+    def counting_deck(players: Any) -> Any:
+        built.append(1)
+        return real(players)
+
+    monkeypatch.setattr(serial, "_default_deck", counting_deck)
     assert GAME.to_json(GAME.from_json(data)) == data and built == []
     del data["deck"]
     assert GAME.from_json(data).deck == list(CARD_IDS) and built == [1]

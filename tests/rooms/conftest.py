@@ -94,4 +94,4 @@ async def run_until_over(
 
 def next_seq(room: Room, player: str) -> int:
     """The clientSeq the seat's next action must carry: its last applied one + 1."""
-    return room.last_client_seq.get(player, 0) + 1
+    return room.series.last_client_seq.get(player, 0) + 1

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from jokeapp.core.bots import BotLevels, Budget, SeatKnowledge
-from jokeapp.core.contract import Action, Event, OptionSpec, Pending
+from jokeapp.core.bots import Bot, BotLevels, Budget, SeatKnowledge
+from jokeapp.core.contract import AbsencePolicy, Action, Event, OptionSpec, Pending, WireTypes
 from jokeapp.core.errors import IllegalAction
 from jokeapp.core.options import resolve_options
 from jokeapp.core.rng import Rng
@@ -33,11 +33,14 @@ class RaceGame:
     title = "달리기 시합"
     min_players = 2
     max_players = 4
-    options = (
+    options: tuple[OptionSpec, ...] = (
         OptionSpec("turnSeconds", (10, 30, None), 10, "결정 1회당 제한 시간"),
         OptionSpec("confirmSeconds", (20,), 20, "비밀 숫자 확인 시간"),
     )
-    bots = BotLevels({"random": _random_bot, "normal": _normal_bot})
+    wire = WireTypes(action=dict[str, Any], event=dict[str, Any], view=dict[str, Any])
+    bots: Mapping[str, Bot] = BotLevels({"random": _random_bot, "normal": _normal_bot})
+    # nobody is removed; three timeouts in a row shorten a player's deadline to 5 s
+    absence = AbsencePolicy(short_after=3, short_seconds=5.0)
 
     def start(
         self, options: Mapping[str, Any], players: Sequence[str], seed: int
@@ -94,6 +97,7 @@ class RaceGame:
         rng = Rng.from_json(state["rng"])
         bonus = rng.below(2)
         state["rng"] = rng.to_json()
+        assert isinstance(n, int)  # checked above; tells the type checker
         state["pos"][actor] += n + bonus
         events = [
             {"type": "stepped", "player": actor, "n": n, "bonus": bonus, "to": state["pos"][actor]}
@@ -187,7 +191,7 @@ class RaceGame:
     def to_json(self, state: Any) -> dict[str, Any]:
         import copy
 
-        return copy.deepcopy(state)  # type: ignore[no-any-return]
+        return copy.deepcopy(state)
 
     def from_json(self, data: Mapping[str, Any]) -> Any:
         import copy

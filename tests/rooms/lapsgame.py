@@ -11,8 +11,8 @@ import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from jokeapp.core.bots import BotLevels, Budget, SeatKnowledge
-from jokeapp.core.contract import Action, Event, OptionSpec, Pending
+from jokeapp.core.bots import Bot, BotLevels, Budget, SeatKnowledge
+from jokeapp.core.contract import AbsencePolicy, Action, Event, OptionSpec, Pending, WireTypes
 from jokeapp.core.errors import IllegalAction
 from jokeapp.core.options import resolve_options
 
@@ -29,8 +29,15 @@ class LapsGame:
     title = "한 바퀴 두 걸음"
     min_players = 2
     max_players = 4
-    options = (OptionSpec("turnSeconds", (10,), 10, "결정 1회당 제한 시간"),)
-    bots = BotLevels({"random": _bot, "normal": _bot})
+    options: tuple[OptionSpec, ...] = (
+        OptionSpec("turnSeconds", (10,), 10, "결정 1회당 제한 시간"),
+    )
+    wire = WireTypes(action=dict[str, Any], event=dict[str, Any], view=dict[str, Any])
+    bots: Mapping[str, Bot] = BotLevels({"random": _bot, "normal": _bot})
+    # marble's rules of absence: 5 s grace, 강퇴/계속 after two absent rounds, a kick concedes
+    absence = AbsencePolicy(
+        grace=5.0, afk_rounds=2, afk_kind="turnStart", kick_action={"type": "CONCEDE"}
+    )
 
     def start(
         self, options: Mapping[str, Any], players: Sequence[str], seed: int
@@ -116,7 +123,7 @@ class LapsGame:
         return {"alive": dict(state["alive"])} if state["over"] else None
 
     def to_json(self, state: Any) -> dict[str, Any]:
-        return copy.deepcopy(state)  # type: ignore[no-any-return]
+        return copy.deepcopy(state)
 
     def from_json(self, data: Mapping[str, Any]) -> Any:
         return copy.deepcopy(dict(data))

@@ -8,7 +8,6 @@ from typing import Any
 import pytest
 
 from jokeapp.rooms import commands as cmd
-from jokeapp.rooms import deadlines
 from jokeapp.rooms.clock import FakeClock
 from jokeapp.rooms.errors import RoomError
 from jokeapp.rooms.manager import RoomManager
@@ -18,10 +17,7 @@ from tests.rooms.lapsgame import GAME as LAPS
 
 
 @pytest.fixture
-async def laps_manager(
-    store: MemoryStore, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
-) -> Any:
-    monkeypatch.setitem(deadlines.RULES_BY_GAME, "laps", deadlines.MARBLE_RULES)
+async def laps_manager(store: MemoryStore, clock: FakeClock) -> Any:
     mgr = RoomManager(store, clock, bot_delay=1.0, games=lambda: {**all_games(), "laps": LAPS})
     yield mgr
     await mgr.close()
@@ -38,15 +34,15 @@ async def test_after_an_afk_kick_in_a_full_room_a_bot_takes_the_seat_and_the_rem
     await room.call(cmd.Start(host))
     await room.call(cmd.Disconnect(conns[3]))
     for _ in range(4000):
-        if room.afk_offers:
+        if room.absences.offers:
             break
         await tick(laps_manager, clock, 0.5)
     info = await room.call(cmd.AfkAnswer(host, "p4", "kick"))
     assert (
-        info["status"] == "finished" and room.seats["p4"].gone
+        info["status"] == "finished" and room.members.seats["p4"].gone
     )  # the laps game ends on a concession
     bot = await room.call(cmd.AddBot(host, "heuristic"))
-    assert bot == "p4" and room.seats["p4"].bot
+    assert bot == "p4" and room.members.seats["p4"].bot
     info = await room.call(cmd.Rematch(host))
     assert info["status"] == "playing" and info["match"] == 2 and len(info["seats"]) == 4
 
@@ -116,10 +112,14 @@ async def test_a_spectator_without_a_nickname_is_named_and_a_player_is_not(
     await room.call(cmd.Join("", "spectator"))
     await room.call(cmd.Join("   ", "spectator"))
     await room.call(cmd.Join("구경", "spectator"))
-    assert sorted(s.nickname for s in room.spectators.values()) == ["관전자 1", "관전자 2", "구경"]
+    assert sorted(s.nickname for s in room.members.spectators.values()) == [
+        "관전자 1",
+        "관전자 2",
+        "구경",
+    ]
     with pytest.raises(RoomError) as refused:
         await room.call(cmd.Join("", "player"))
-    assert refused.value.code == "invalid_nickname" and len(room.seats) == 1
+    assert refused.value.code == "invalid_nickname" and len(room.members.seats) == 1
 
 
 async def test_a_restored_match_with_only_bots_left_is_stopped_not_played(
@@ -136,5 +136,9 @@ async def test_a_restored_match_with_only_bots_left_is_stopped_not_played(
     await second.restore_all()
     again = second.rooms[room.room_id]
     await tick(second, clock, 120)
-    assert again.status == "finished" and again.abandoned and store.actions[(room.room_id, 1)] == []
+    assert (
+        again.status == "finished"
+        and again.series.abandoned
+        and store.actions[(room.room_id, 1)] == []
+    )
     await second.close()

@@ -11,7 +11,7 @@ from jokeapp.core.contract import Action
 from jokeapp.core.record import verify_record
 from jokeapp.core.rng import Rng
 from jokeapp.rooms import commands as cmd
-from jokeapp.rooms import playing
+from jokeapp.rooms import turns
 from jokeapp.rooms.clock import FakeClock
 from jokeapp.rooms.manager import RoomManager, installed_games
 from tests.rooms.conftest import FakeConn, run_until_over
@@ -23,7 +23,7 @@ GAMES = installed_games()
 async def test_hard_bots_play_a_card_room_to_the_end_from_their_knowledge(
     manager: RoomManager, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(playing, "BOT_THINK_SECONDS", 0.01)  # the real clock: keep the test short
+    monkeypatch.setattr(turns, "BOT_THINK_SECONDS", 0.01)  # the real clock: keep the test short
     game = GAMES["dalmuti"]
     hard = game.bots["hard"]
     handed: list[tuple[type, float]] = []

@@ -15,8 +15,8 @@ async def test_create_room_seats_the_creator_as_host(
     manager: RoomManager, store: MemoryStore
 ) -> None:
     room, token, player = await manager.create("race", {}, "  수진 ")
-    assert player == "p1" and room.host_id == "p1"
-    assert room.seats["p1"].nickname == "수진"
+    assert player == "p1" and room.members.host_id == "p1"
+    assert room.members.seats["p1"].nickname == "수진"
     assert len(token) >= 32 and token not in str(store.seats)  # only a hash is stored
     assert room.options == {"turnSeconds": 10, "confirmSeconds": 20}
     assert len(room.code) == 6 and (await manager.get(room.code.lower())) is room
@@ -51,7 +51,7 @@ async def test_join_fills_seats_then_only_spectators(manager: RoomManager) -> No
         await room.call(cmd.Join("e", "player"))
     assert err.value.code == "room_full"
     token, pid = await room.call(cmd.Join("e", "spectator"))
-    assert pid is None and len(room.spectators) == 1
+    assert pid is None and len(room.members.spectators) == 1
 
 
 async def test_nickname_taken_by_another_seat(manager: RoomManager) -> None:
@@ -64,18 +64,19 @@ async def test_nickname_taken_by_another_seat(manager: RoomManager) -> None:
 async def test_only_the_host_runs_host_commands(manager: RoomManager) -> None:
     room, host, _ = await manager.create("race", {}, "a")
     guest, _ = await room.call(cmd.Join("b", "player"))
-    for command in [
+    host_only: list[cmd.Command] = [
         cmd.Start(guest),
         cmd.AddBot(guest, "random"),
         cmd.SetOptions(guest, {"turnSeconds": 30}),
-    ]:
+    ]
+    for command in host_only:
         with pytest.raises(RoomError) as err:
             await room.call(command)
         assert err.value.code == "not_host"
     with pytest.raises(RoomError) as err:
         await room.call(cmd.Start("not-a-token"))
     assert err.value.code == "bad_token"
-    assert room.status == "lobby" and len(room.seats) == 2
+    assert room.status == "lobby" and len(room.members.seats) == 2
 
 
 async def test_start_needs_the_game_s_player_count(manager: RoomManager) -> None:
@@ -91,12 +92,12 @@ async def test_start_needs_the_game_s_player_count(manager: RoomManager) -> None
 async def test_bots_added_and_removed_by_the_host(manager: RoomManager) -> None:
     room, host, _ = await manager.create("race", {}, "a")
     pid = await room.call(cmd.AddBot(host, "heuristic"))
-    assert room.seats[pid].bot and room.seats[pid].nickname == "봇 1"
+    assert room.members.seats[pid].bot and room.members.seats[pid].nickname == "봇 1"
     with pytest.raises(RoomError) as err:
         await room.call(cmd.AddBot(host, "genius"))
     assert err.value.code == "unknown_bot"
     await room.call(cmd.RemoveBot(host, pid))
-    assert pid not in room.seats
+    assert pid not in room.members.seats
     with pytest.raises(RoomError) as err:
         await room.call(cmd.RemoveBot(host, "p1"))
     assert err.value.code == "seat_not_found"
@@ -121,7 +122,7 @@ async def test_host_passes_to_the_next_seated_person_when_leaving(manager: RoomM
     await room.call(cmd.AddBot(host, "random"))  # p2, a bot never hosts
     await room.call(cmd.Join("c", "player"))  # p3
     await room.call(cmd.Leave(host))
-    assert room.host_id == "p3" and "p1" not in room.seats
+    assert room.members.host_id == "p3" and "p1" not in room.members.seats
 
 
 async def test_kick_in_the_lobby_frees_the_seat_and_voids_the_token(manager: RoomManager) -> None:
@@ -130,7 +131,11 @@ async def test_kick_in_the_lobby_frees_the_seat_and_voids_the_token(manager: Roo
     conn = FakeConn()
     await room.call(cmd.Connect(conn, guest))
     await room.call(cmd.Kick(host, pid))
-    assert pid not in room.seats and conn.closed == 4403 and conn.last("error")["code"] == "kicked"
+    assert (
+        pid not in room.members.seats
+        and conn.closed == 4403
+        and conn.last("error")["code"] == "kicked"
+    )
     again = FakeConn()
     await room.call(cmd.Connect(again, guest))
     assert again.last("error")["code"] == "bad_token" and again.closed == 4401

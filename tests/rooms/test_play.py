@@ -8,9 +8,11 @@ from jokeapp.core.record import verify_record
 from jokeapp.rooms import commands as cmd
 from jokeapp.rooms.clock import FakeClock
 from jokeapp.rooms.manager import RoomManager
+from jokeapp.rooms.messages import room_info
 from jokeapp.rooms.room import Room
 from jokeapp.store.memory import MemoryStore
-from tests.rooms.conftest import RACE, FakeConn, next_seq, run_until_over, settle, tick
+from tests.rooms.conftest import FakeConn, next_seq, run_until_over, settle, tick
+from tests.rooms.fakegame import GAME as RACE
 
 
 async def race_room(
@@ -76,13 +78,13 @@ async def test_repeated_client_seq_is_applied_once(
     room, _, conns = await race_room(manager)
     await confirm_all(room, conns)
     conn = conns[int(current(room)[1:]) - 1]
-    seq_before = room.seq
+    seq_before = room.audience.seq
     await room.call(cmd.ClientAction(conn, 2, {"type": "step", "n": 1}))
     state = RACE.to_json(room.match.state)  # type: ignore[union-attr]
     await room.call(cmd.ClientAction(conn, 2, {"type": "step", "n": 1}))
     await room.call(cmd.ClientAction(conn, 1, {"type": "step", "n": 1}))
     assert RACE.to_json(room.match.state) == state  # type: ignore[union-attr]
-    assert room.seq == seq_before + 1
+    assert room.audience.seq == seq_before + 1
     assert [e["code"] for e in conn.of_type("error")][-2:] == ["duplicate", "duplicate"]
     assert len(store.actions[(room.room_id, 1)]) == 3  # two confirms and one step
 
@@ -91,10 +93,16 @@ async def test_out_of_turn_and_malformed_actions_change_nothing(manager: RoomMan
     room, _, conns = await race_room(manager)
     await confirm_all(room, conns)
     waiting = conns[0] if current(room) == "p2" else conns[1]
-    before, seq = RACE.to_json(room.match.state), room.seq  # type: ignore[union-attr]
-    for action in [{"type": "step", "n": 1}, {"type": "fly"}, {}, {"type": "step", "n": "2"}]:
+    before, seq = RACE.to_json(room.match.state), room.audience.seq  # type: ignore[union-attr]
+    refused: list[dict[str, Any]] = [
+        {"type": "step", "n": 1},
+        {"type": "fly"},
+        {},
+        {"type": "step", "n": "2"},
+    ]
+    for action in refused:
         await room.call(cmd.ClientAction(waiting, 2, action))  # a refused action keeps its number
-    assert RACE.to_json(room.match.state) == before and room.seq == seq  # type: ignore[union-attr]
+    assert RACE.to_json(room.match.state) == before and room.audience.seq == seq  # type: ignore[union-attr]
     codes = [e["code"] for e in waiting.of_type("error")]
     assert len(codes) == 4 and codes[0] == "not_your_turn" and "client_seq_gap" not in codes
     assert all(isinstance(e["message"], str) for e in waiting.of_type("error"))
@@ -200,7 +208,7 @@ async def test_bots_play_a_race_to_the_end_and_the_record_verifies(
     await run_until_over(manager, clock, room2)
     record = await manager.record(room2.code, None)
     assert verify_record(RACE, record) == [] and record["result"]["winners"]
-    assert record["seedHash"] == room2.info()["seedHash"]
+    assert record["seedHash"] == room_info(room2)["seedHash"]
     assert any(not s["auto"] and s["actor"] in ("p2", "p3") for s in record["steps"])
 
 
@@ -221,9 +229,13 @@ async def test_a_failed_store_write_rolls_the_action_back(
 ) -> None:
     room, _, conns = await race_room(manager)
     store.fail_appends = True
-    seq = room.seq
+    seq = room.audience.seq
     await room.call(cmd.ClientAction(conns[0], 1, {"type": "confirm"}))
-    assert room.match is not None and not room.match.state["confirmed"]["p1"] and room.seq == seq
+    assert (
+        room.match is not None
+        and not room.match.state["confirmed"]["p1"]
+        and room.audience.seq == seq
+    )
     assert conns[0].last("error")["code"] == "internal"
     store.fail_appends = False
     await room.call(cmd.ClientAction(conns[0], 1, {"type": "confirm"}))  # not stored: same number
@@ -234,7 +246,7 @@ async def test_rematch_keeps_the_seats_with_a_new_seed(
     manager: RoomManager, clock: FakeClock
 ) -> None:
     room, tokens, conns = await race_room(manager)
-    first_hash = room.info()["seedHash"]
+    first_hash = room_info(room)["seedHash"]
     await run_until_over(manager, clock, room, 5)
     info = await room.call(cmd.Rematch(tokens[0]))
     assert info["status"] == "playing" and info["match"] == 2 and info["seedHash"] != first_hash
@@ -258,7 +270,7 @@ async def test_finished_unwatched_rooms_leave_memory_and_come_back_from_the_stor
     await tick(manager, clock, 601)
     assert await manager.evict_idle() == 1 and room.room_id not in manager.rooms
     again = await manager.get(room.code)
-    assert again is not room and again.status == "finished" and again.match_no == 1
+    assert again is not room and again.status == "finished" and again.series.number == 1
     assert verify_record(RACE, await manager.record(room.code, None)) == []
     info = await again.call(cmd.Rematch(tokens[0]))
     assert info["match"] == 2 and info["status"] == "playing"
@@ -268,7 +280,7 @@ async def test_a_client_seq_jump_is_refused_unchanged_and_names_the_expected_num
     manager: RoomManager, store: MemoryStore
 ) -> None:
     room, _, conns = await race_room(manager)
-    before, seq = RACE.to_json(room.match.state), room.seq  # type: ignore[union-attr]
+    before, seq = RACE.to_json(room.match.state), room.audience.seq  # type: ignore[union-attr]
     for jump in (2, 2**31 - 1):  # the highest number used to lock the seat for good
         await room.call(cmd.ClientAction(conns[0], jump, {"type": "confirm"}))
         error = conns[0].last("error")
@@ -277,7 +289,10 @@ async def test_a_client_seq_jump_is_refused_unchanged_and_names_the_expected_num
             jump,
             {"expected": 1},
         )
-    assert RACE.to_json(room.match.state) == before and room.seq == seq  # type: ignore[union-attr]
-    assert room.last_client_seq.get("p1", 0) == 0 and store.actions.get((room.room_id, 1), []) == []
+    assert RACE.to_json(room.match.state) == before and room.audience.seq == seq  # type: ignore[union-attr]
+    assert (
+        room.series.last_client_seq.get("p1", 0) == 0
+        and store.actions.get((room.room_id, 1), []) == []
+    )
     await room.call(cmd.ClientAction(conns[0], 1, {"type": "confirm"}))
-    assert conns[0].last("update")["ack"] == 1 and room.last_client_seq["p1"] == 1
+    assert conns[0].last("update")["ack"] == 1 and room.series.last_client_seq["p1"] == 1

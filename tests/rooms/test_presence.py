@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 
 from jokeapp.rooms import commands as cmd
-from jokeapp.rooms import deadlines
 from jokeapp.rooms.clock import FakeClock
 from jokeapp.rooms.manager import RoomManager, installed_games
+from jokeapp.rooms.messages import pending_info, room_info
 from jokeapp.rooms.room import Room
 from jokeapp.store.memory import MemoryStore
 from tests.rooms.conftest import FakeConn, all_games, settle, tick
@@ -26,11 +26,7 @@ def with_laps() -> dict[str, Any]:
 
 
 @pytest.fixture
-async def laps_manager(
-    store: MemoryStore, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
-) -> Any:
-    # the laps test game plays by marble's absence rules: 5 s grace, offer after two rounds
-    monkeypatch.setitem(deadlines.RULES_BY_GAME, "laps", deadlines.MARBLE_RULES)
+async def laps_manager(store: MemoryStore, clock: FakeClock) -> Any:
     mgr = RoomManager(store, clock, bot_delay=1.0, games=with_laps)
     yield mgr
     await mgr.close()
@@ -73,9 +69,9 @@ async def test_afk_offer_waits_for_two_absent_rounds_not_two_absent_turns(
     await room.call(cmd.Disconnect(conns[1]))
     # Round 1 gives p2 two turns (a "double"), both played by the timeout rule: one round.
     await until(laps_manager, clock, lambda: round_now(room) == 2)
-    assert room.afk_offers == {}
-    await until(laps_manager, clock, lambda: bool(room.afk_offers))
-    assert room.afk_offers == {"p2": 2} and round_now(room) == 2
+    assert room.absences.offers == {}
+    await until(laps_manager, clock, lambda: bool(room.absences.offers))
+    assert room.absences.offers == {"p2": 2} and round_now(room) == 2
     offers = [u["room"]["afkOffers"] for u in conns[0].of_type("update") if u["room"]]
     assert [{"playerId": "p2", "rounds": 2}] in offers
 
@@ -85,18 +81,18 @@ async def test_keep_asks_again_after_two_more_rounds_and_a_return_withdraws_the_
 ) -> None:
     room, tokens, conns = await laps_room(laps_manager)
     await room.call(cmd.Disconnect(conns[1]))
-    await until(laps_manager, clock, lambda: bool(room.afk_offers))
+    await until(laps_manager, clock, lambda: bool(room.absences.offers))
     asked_in = round_now(room)
     info = await room.call(cmd.AfkAnswer(tokens[0], "p2", "keep"))
     assert info["afkOffers"] == []
     await until(laps_manager, clock, lambda: round_now(room) == asked_in + 2)
-    assert room.afk_offers == {}, "asked again after one more round"
-    await until(laps_manager, clock, lambda: bool(room.afk_offers))
+    assert room.absences.offers == {}, "asked again after one more round"
+    await until(laps_manager, clock, lambda: bool(room.absences.offers))
     assert round_now(room) == asked_in + 2
     again = FakeConn()
     await room.call(cmd.Connect(again, tokens[1]))
-    assert room.afk_offers == {} and again.last("snapshot")["room"]["afkOffers"] == []
-    assert "p2" not in room.afk_rounds
+    assert room.absences.offers == {} and again.last("snapshot")["room"]["afkOffers"] == []
+    assert "p2" not in room.absences.rounds
 
 
 async def test_an_own_action_clears_the_absent_rounds(
@@ -104,12 +100,12 @@ async def test_an_own_action_clears_the_absent_rounds(
 ) -> None:
     room, tokens, conns = await laps_room(laps_manager)
     await room.call(cmd.Disconnect(conns[1]))
-    await until(laps_manager, clock, lambda: room.afk_rounds.get("p2") == 1)
+    await until(laps_manager, clock, lambda: room.absences.rounds.get("p2") == 1)
     back = FakeConn()
     await room.call(cmd.Connect(back, tokens[1]))
-    await until(laps_manager, clock, lambda: any(p["player"] == "p2" for p in room.pending_info()))
+    await until(laps_manager, clock, lambda: any(p["player"] == "p2" for p in pending_info(room)))
     await room.call(cmd.ClientAction(back, 1, {"type": "go"}))
-    assert "p2" not in room.afk_rounds
+    assert "p2" not in room.absences.rounds
 
 
 async def test_absence_counters_survive_a_restart(
@@ -117,14 +113,14 @@ async def test_absence_counters_survive_a_restart(
 ) -> None:
     room, tokens, conns = await laps_room(laps_manager)
     await room.call(cmd.Disconnect(conns[1]))
-    await until(laps_manager, clock, lambda: bool(room.afk_offers))
-    rounds, timeouts = dict(room.afk_rounds), dict(room.book.timeouts_in_row)
+    await until(laps_manager, clock, lambda: bool(room.absences.offers))
+    rounds, timeouts = dict(room.absences.rounds), dict(room.absences.timeouts_in_row)
     await laps_manager.close()
     second = RoomManager(store, clock, bot_delay=1.0, games=with_laps)
     assert await second.restore_all() == 1
     again = second.rooms[room.room_id]
-    assert again.afk_offers == {"p2": 2} and again.afk_rounds == rounds
-    assert again.book.timeouts_in_row == timeouts and timeouts["p2"] >= 3
+    assert again.absences.offers == {"p2": 2} and again.absences.rounds == rounds
+    assert again.absences.timeouts_in_row == timeouts and timeouts["p2"] >= 3
     info = await again.call(cmd.AfkAnswer(tokens[0], "p2", "kick"))
     assert info["status"] == "finished"
     await second.close()
@@ -156,7 +152,7 @@ async def test_a_seat_left_mid_match_is_away(laps_manager: RoomManager, clock: F
     room, tokens, conns = await laps_room(laps_manager)
     await room.call(cmd.Leave(tokens[1]))
     assert seat(conns[0].last("update"), "p2")["away"] is True
-    assert seat(room.info(), "p1")["away"] is False
+    assert seat(room_info(room), "p1")["away"] is False
 
 
 @needs_dalmuti
@@ -173,5 +169,5 @@ async def test_dalmuti_seat_is_away_once_timed_out_while_disconnected(
     )  # no grace in dalmuti, not yet timed out
     await tick(manager, clock, 1.1)
     await settle(manager)
-    assert seat(room.info(), "p1")["away"] is True
+    assert seat(room_info(room), "p1")["away"] is True
     assert any(u["room"] and seat(u, "p1")["away"] for u in conns[1].of_type("update"))

@@ -8,9 +8,9 @@ import pytest
 
 from jokeapp.core.contract import presentation_pause
 from jokeapp.rooms import commands as cmd
-from jokeapp.rooms import deadlines
 from jokeapp.rooms.clock import FakeClock
 from jokeapp.rooms.manager import RoomManager, installed_games
+from jokeapp.rooms.messages import pending_info
 from jokeapp.store.memory import MemoryStore
 from tests.rooms.conftest import FakeConn, all_games, run_until_over, tick
 from tests.rooms.lapsgame import GAME as LAPS
@@ -95,9 +95,8 @@ async def test_dalmuti_opening_draw_reaches_players_and_the_first_deadline_waits
 
 
 async def test_a_decision_starts_after_the_games_pause_for_people_and_bots(
-    store: MemoryStore, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+    store: MemoryStore, clock: FakeClock
 ) -> None:
-    monkeypatch.setitem(deadlines.RULES_BY_GAME, "laps", deadlines.MARBLE_RULES)
     manager = RoomManager(store, clock, bot_delay=1.0, games=lambda: {**all_games(), "laps": LAPS})
     room, host, _ = await manager.create("laps", {}, "a")
     await room.call(cmd.AddBot(host, "heuristic"))
@@ -178,7 +177,7 @@ async def test_marble_pending_deadline_includes_the_walk(
     from tests.rooms.test_timers import room_with
 
     room, _, conns = await room_with(manager, "marble", 2, 0, {"turnSeconds": 30})
-    first = room.pending_info()[0]["player"]
+    first = pending_info(room)[0]["player"]
     conn = conns[int(first[1:]) - 1]
     await room.call(cmd.ClientAction(conn, 1, {"type": "ROLL"}))
     update = conn.last("update")

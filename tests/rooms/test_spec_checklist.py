@@ -68,7 +68,7 @@ async def test_dalmuti_out_of_turn_play_unknown_cards_and_duplicate_packets_are_
     other = next(p for p in ("p1", "p2", "p3", "p4") if p != current)
     other_conn = conns[int(other[1:]) - 1]
     current_conn = conns[int(current[1:]) - 1]
-    before, seq = game.to_json(room.match.state), room.seq
+    before, seq = game.to_json(room.match.state), room.audience.seq
     own_card = game.view(room.match.state, other)["hand"][0]["id"]
     other_seq, current_seq = next_seq(room, other), next_seq(room, current)
     await room.call(
@@ -80,7 +80,7 @@ async def test_dalmuti_out_of_turn_play_unknown_cards_and_duplicate_packets_are_
     await room.call(
         cmd.ClientAction(current_conn, current_seq, {"type": "play", "cardIds": [foreign]})
     )
-    assert game.to_json(room.match.state) == before and room.seq == seq
+    assert game.to_json(room.match.state) == before and room.audience.seq == seq
     assert other_conn.last("error")["clientSeq"] == other_seq
     assert current_conn.last("error")["clientSeq"] == current_seq
     legal = game.legal_actions(room.match.state, current)
@@ -124,7 +124,7 @@ async def test_restore_from_snapshot_and_tail_equals_replay_from_the_seed(
     )
     restored = restore_room(loaded, room2.game, store, clock, 1.0)
     assert restored.match is not None and restored.match.steps == room2.match.steps
-    stored = await store.match_log(room2.room_id, room2.match_no)
+    stored = await store.match_log(room2.room_id, room2.series.number)
     assert stored is not None
     row, actions = stored
     replayed = Match.restore(
@@ -142,7 +142,7 @@ async def test_restore_from_snapshot_and_tail_equals_replay_from_the_seed(
         == game.to_json(replayed.state)
         == game.to_json(room2.match.state)
     )
-    assert restored.seq == room2.seq
+    assert restored.audience.seq == room2.audience.seq
 
 
 @needs_marble

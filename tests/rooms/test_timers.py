@@ -10,6 +10,7 @@ from jokeapp.core.contract import presentation_pause
 from jokeapp.rooms import commands as cmd
 from jokeapp.rooms.clock import FakeClock
 from jokeapp.rooms.manager import RoomManager, installed_games
+from jokeapp.rooms.messages import pending_info
 from jokeapp.rooms.room import Room
 from jokeapp.store.memory import MemoryStore
 from tests.rooms.conftest import FakeConn, next_seq, run_until_over, tick
@@ -48,11 +49,13 @@ def setup_pause(room: Room) -> float:
 
 
 def autos(store: MemoryStore, room: Room) -> list[tuple[str, dict[str, Any]]]:
-    return [(a.actor, a.action) for a in store.actions[(room.room_id, room.match_no)] if a.auto]
+    return [
+        (a.actor, a.action) for a in store.actions[(room.room_id, room.series.number)] if a.auto
+    ]
 
 
 def pending_of(room: Room, player: str) -> list[dict[str, Any]]:
-    return [p for p in room.pending_info() if p["player"] == player]
+    return [p for p in pending_info(room) if p["player"] == player]
 
 
 async def until_pending(
@@ -71,7 +74,7 @@ async def test_marble_timeout_turn_start_rolls_and_decide_passes(
     manager: RoomManager, clock: FakeClock, store: MemoryStore
 ) -> None:
     room, _, _ = await room_with(manager, "marble", 2, 0, {"turnSeconds": 15})
-    first = room.pending_info()[0]["player"]
+    first = pending_info(room)[0]["player"]
     await tick(manager, clock, 14.9)
     assert autos(store, room) == []
     await tick(manager, clock, 0.2)
@@ -89,7 +92,7 @@ async def test_marble_disconnect_gets_five_seconds_of_grace_then_acts_at_once(
     manager: RoomManager, clock: FakeClock, store: MemoryStore
 ) -> None:
     room, tokens, conns = await room_with(manager, "marble", 2, 0, {"turnSeconds": 60})
-    first = room.pending_info()[0]["player"]
+    first = pending_info(room)[0]["player"]
     await room.call(cmd.Disconnect(conns[int(first[1:]) - 1]))
     assert pending_of(room, first)[0]["deadline"] == int((clock.now() + 5) * 1000)
     await tick(manager, clock, 4.9)
@@ -119,16 +122,16 @@ async def test_marble_afk_two_rounds_offers_the_host_kick_or_keep(
     )
     await room.call(cmd.Disconnect(conns[1]))
     for _ in range(2000):
-        if room.afk_offers:
+        if room.absences.offers:
             break
         await tick(manager, clock, 1)
-    assert room.afk_offers == {"p2": 2}
+    assert room.absences.offers == {"p2": 2}
     offers = [u["room"]["afkOffers"] for u in conns[0].of_type("update") if u["room"]]
     assert [{"playerId": "p2", "rounds": 2}] in offers
     info = await room.call(cmd.AfkAnswer(tokens[0], "p2", "keep"))
-    assert info["afkOffers"] == [] and "p2" not in room.afk_rounds
+    assert info["afkOffers"] == [] and "p2" not in room.absences.rounds
     for _ in range(2000):
-        if room.afk_offers:
+        if room.absences.offers:
             break
         await tick(manager, clock, 1)
     await room.call(cmd.AfkAnswer(tokens[0], "p2", "kick"))
@@ -168,18 +171,19 @@ async def test_dalmuti_three_timeouts_in_a_row_shorten_the_deadline_to_five_seco
 ) -> None:
     room, tokens, conns = await room_with(manager, "dalmuti", 1, 3, {"turnSeconds": 30})
     for _ in range(5000):
-        if room.book.timeouts_in_row.get("p1", 0) >= 3 and pending_of(room, "p1"):
+        if room.absences.timeouts_in_row.get("p1", 0) >= 3 and pending_of(room, "p1"):
             break
         await tick(manager, clock, 0.5)
     decision = next(d for d in room.book.decisions if d.player == "p1")
     assert pending_of(room, "p1")[0]["deadline"] == int((decision.since + 5) * 1000)
     # acting themselves gives the normal deadline back
+    assert room.match is not None
     await room.call(
         cmd.ClientAction(
             conns[0], next_seq(room, "p1"), room.game.on_timeout(room.match.state, "p1")
         )
-    )  # type: ignore[union-attr]
-    assert room.book.timeouts_in_row["p1"] == 0
+    )
+    assert room.absences.timeouts_in_row["p1"] == 0
 
 
 @needs_dalmuti
@@ -207,19 +211,22 @@ async def test_marble_leaving_mid_match_passes_host_and_plays_the_seat_at_once(
 ) -> None:
     room, tokens, conns = await room_with(manager, "marble", 2, 0, {"turnSeconds": 60})
     await room.call(cmd.Leave(tokens[0]))
-    assert room.host_id == "p2" and room.seats["p1"].gone and conns[0].closed == 1000
+    assert (
+        room.members.host_id == "p2" and room.members.seats["p1"].gone and conns[0].closed == 1000
+    )
     for _ in range(50):
         await tick(manager, clock, MARBLE_MAX_PAUSE)
         # a gone seat acts as soon as the last move has been shown, never after its 60 s
         assert all(
             p["deadline"] <= (clock.now() + MARBLE_MAX_PAUSE) * 1000 for p in pending_of(room, "p1")
         )
-        if any(p["player"] == "p2" for p in room.pending_info()):
+        if any(p["player"] == "p2" for p in pending_info(room)):
+            assert room.match is not None
             await room.call(
                 cmd.ClientAction(
                     conns[1], next_seq(room, "p2"), room.game.on_timeout(room.match.state, "p2")
                 )
-            )  # type: ignore[union-attr]
+            )
         if room.status == "finished":
             break
     assert any(actor == "p1" for actor, _ in autos(store, room))

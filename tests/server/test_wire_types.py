@@ -90,8 +90,8 @@ def play_checked(game: Game[Any], seed: int, seen: Counter[str]) -> None:
         where = f"seed {seed} step {step}"
         actor = rnd.choice(game.pending(state)).player
         legal = game.legal_actions(state, actor)
-        for action in legal:
-            checked(game, "action", action, f"{where} (legal for {actor})")
+        for each in legal:
+            checked(game, "action", each, f"{where} (legal for {actor})")
         auto = game.on_timeout(state, actor)
         checked(game, "action", auto, f"{where} (timeout of {actor})")
         if game.id == "marble" and rnd.random() < CONCEDE_CHANCE:

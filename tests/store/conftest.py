@@ -18,7 +18,7 @@ PG_URLS = ("postgresql://postgres@127.0.0.1:5432/test", "postgresql://root@127.0
 
 
 async def _reachable_pg() -> str | None:
-    import asyncpg
+    import asyncpg  # type: ignore[import-untyped]
 
     for url in PG_URLS:
         try:

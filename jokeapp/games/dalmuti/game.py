@@ -112,6 +112,7 @@ class DalmutiGame:
     options: tuple[OptionSpec, ...] = OPTIONS
     bots: Mapping[str, Bot] = BOTS
     wire = WireTypes(action=DalmutiAction, event=DalmutiEvent, view=DalmutiView)
+    absence = timeouts.ABSENCE
     stats = DalmutiStats  # the simulator's balance statistics
 
     def start(

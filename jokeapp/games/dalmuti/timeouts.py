@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from jokeapp.core.contract import Action, Pending
+from jokeapp.core.contract import AbsencePolicy, Action, Pending
 from jokeapp.games.dalmuti.actions import reject
 from jokeapp.games.dalmuti.data import CARD_IDS, CARD_NUMBERS, JESTER
 from jokeapp.games.dalmuti.state import (
@@ -18,12 +18,16 @@ from jokeapp.games.dalmuti.state import (
 from jokeapp.games.dalmuti.tax import worst_cards
 
 __all__ = [
+    "ABSENCE",
     "REVOLUTION_CHECK_SECONDS",
     "TAX_RETURN_SECONDS",
     "on_timeout",
     "pending",
     "timeout_lead",
 ]
+
+# Spec 8.5: nobody is ever removed; after three timeouts in a row a player's deadline is 5 s.
+ABSENCE = AbsencePolicy(short_after=3, short_seconds=5.0)
 
 
 def pending(state: DalmutiState) -> list[Pending]:

@@ -32,7 +32,7 @@ from jokeapp.games.marble.space import space_travel
 from jokeapp.games.marble.state import FINISHED, MarbleState, Player
 from jokeapp.games.marble.stats import MarbleStats
 from jokeapp.games.marble.tables import display_tables
-from jokeapp.games.marble.timeouts import on_timeout, pending
+from jokeapp.games.marble.timeouts import ABSENCE, on_timeout, pending
 from jokeapp.games.marble.trade import propose_trade, respond_trade
 from jokeapp.games.marble.view import view
 from jokeapp.games.marble.view_legal import legal_actions_from_view
@@ -63,6 +63,7 @@ class MarbleGame:
     max_players = MAX_PLAYERS
     options = OPTIONS
     wire = WireTypes(action=MarbleAction, event=MarbleEvent, view=MarbleView)
+    absence = ABSENCE
     stats = MarbleStats  # the simulator's balance statistics
 
     def __init__(self, bots: Mapping[str, Bot]) -> None:

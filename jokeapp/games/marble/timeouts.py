@@ -6,13 +6,20 @@ state's ``deadlineAt`` stays null here.
 
 from __future__ import annotations
 
-from jokeapp.core.contract import Action, Pending
+from jokeapp.core.contract import AbsencePolicy, Action, Pending
 from jokeapp.core.errors import IllegalAction
 from jokeapp.games.marble.data import LAND_PRICE, SALE_TOP, START_POS, TRADE_ANSWER_SECONDS
 from jokeapp.games.marble.state import DEBT, DECIDE, TRADE_RESPONSE, TURN_START, MarbleState
 
 ROLL: Action = {"type": "ROLL"}
 PASS: Action = {"type": "PASS"}
+
+# Spec 8.5: a disconnected player gets 5 s of grace, then the timeout rules act for them at
+# once; after two rounds in a row whose turns the timeout rule started, the host is offered
+# 강퇴/계속, and a kick mid-match is the player conceding.
+ABSENCE = AbsencePolicy(
+    grace=5.0, afk_rounds=2, afk_kind=TURN_START, kick_action={"type": "CONCEDE"}
+)
 
 
 def pending_player(state: MarbleState) -> str | None:

@@ -1,23 +1,21 @@
-"""The commands of a match in progress: connections, actions, timeouts and bots' moves."""
+"""The turns of a match in progress: a player's action, a timeout, a bot's move, and the
+server acting for a player; each one step, validated by the game, stored, then sent."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from jokeapp.core.bots import Budget
-from jokeapp.core.codes import CLOSE_BY_CODE
 from jokeapp.core.contract import Action, round_of
 from jokeapp.core.errors import GameError
 from jokeapp.rooms import commands as cmd
 from jokeapp.rooms.errors import error_frame
-from jokeapp.rooms.members import token_key
+from jokeapp.rooms.messages import publish
+from jokeapp.rooms.room import Room
 from jokeapp.store.api import FencedError, StoreError
-
-if TYPE_CHECKING:
-    from jokeapp.rooms.room import Room
 
 log = logging.getLogger(__name__)
 
@@ -32,51 +30,12 @@ def bot_budget() -> Budget:
     return Budget(BOT_MAX_ITERATIONS, lambda: time.monotonic() >= stop)
 
 
-async def connect(room: Room, command: cmd.Connect) -> None:
-    key = token_key(command.token)
-    seat = room.seat_of(key)
-    if seat is None and key not in room.spectators:
-        command.conn.send(error_frame("bad_token"))
-        command.conn.close(CLOSE_BY_CODE["bad_token"])
-        return
-    old = room.conns.pop(key, None)
-    if old is not None:
-        old.send(error_frame("replaced"))
-        old.close(CLOSE_BY_CODE["replaced"])
-    if seat is not None and not seat.connected:
-        seat.connected = True
-        seat.disconnected_at = None
-        seat.timed_out_away = False
-        # back at the table: an open 강퇴/계속 offer is withdrawn and the count starts over
-        room.afk_offers.pop(seat.player_id, None)
-        room.afk_rounds.pop(seat.player_id, None)
-        room.afk_last_round.pop(seat.player_id, None)
-        await room.save_absence(seat.player_id)
-        room.publish(room_changed=True)
-        room.schedule()
-    room.conns[key] = command.conn
-    command.conn.send(room.snapshot(key))
-
-
-async def disconnect(room: Room, command: cmd.Disconnect) -> None:
-    key = room.key_of(command.conn)
-    if key is None:
-        return  # already replaced or removed
-    del room.conns[key]
-    seat = room.seat_of(key)
-    if seat is not None:
-        seat.connected = False
-        seat.disconnected_at = room.clock.now()
-        room.publish(room_changed=True)
-        room.schedule()
-
-
 async def client_action(room: Room, command: cmd.ClientAction) -> None:
     conn = command.conn
-    key = room.key_of(conn)
+    key = room.audience.key_of(conn)
     if key is None:
         return
-    seat = room.seat_of(key)
+    seat = room.members.seat_of(key)
     if seat is None:
         conn.send(error_frame("spectator", command.client_seq))
         return
@@ -90,7 +49,7 @@ async def client_action(room: Room, command: cmd.ClientAction) -> None:
     # clientSeq rises by exactly one per applied action of the seat: a repeat is a duplicate,
     # a jump is refused without changing anything (a refused action does not use its number),
     # so one bad number can never lock a seat out, and the error says which number comes next.
-    expected = room.last_client_seq.get(player, 0) + 1
+    expected = room.series.last_client_seq.get(player, 0) + 1
     if command.client_seq < expected:
         conn.send(error_frame("duplicate", command.client_seq))
         return
@@ -140,7 +99,8 @@ async def _apply(
         room.schedule()
         return False
     ack = (key, client_seq) if key is not None and client_seq is not None else None
-    room.publish(
+    publish(
+        room,
         events,
         room_changed=room_changed or room.status != status_before,
         actor=player,
@@ -154,12 +114,12 @@ async def _apply(
 async def timeout(room: Room) -> None:
     if room.status != "playing" or room.match is None:
         return
-    decision = room.book.due(room.seats, room.clock.now())
+    decision = room.book.due(room.members.seats, room.clock.now())
     if decision is None:
         room.schedule()
         return
     player = decision.player
-    seat = room.seats.get(player)
+    seat = room.members.seats.get(player)
     action = _timeout_action(room, player)
     if action is None:
         # The engine offers nothing for this player: push the decision back rather than spin.
@@ -170,7 +130,7 @@ async def timeout(room: Room) -> None:
     absent = seat is not None and not seat.bot and not seat.connected
     if absent and seat is not None:
         seat.timed_out_away = True  # from now on the timeout rules play for them: away
-    counts_for_afk = absent and decision.kind == room.book.rules.afk_kind
+    counts_for_afk = absent and decision.kind == room.book.policy.afk_kind
     round_now = round_of(room.game, room.match.state)
     done = await _apply(room, player, action, auto=True)
     if done and counts_for_afk:
@@ -188,40 +148,36 @@ def _timeout_action(room: Room, player: str) -> Action | None:
 
 
 async def _count_absent_round(room: Room, player: str, round_now: int | None) -> None:
-    """Marble 8.5 "2라운드 연속 자리 비움": the timeout rule started an absent person's turn.
+    """Spec 8.5 "N라운드 연속 자리 비움": the timeout rule started an absent person's turn
+    (a decision of the policy's ``afk_kind``); after ``afk_rounds`` rounds the host is asked.
 
     A round counts once, however many turns it gave them (a double's extra roll is the same
     round); a turn they play themselves, or coming back, clears the count. A game without
     rounds (``round_of`` gives None) counts each such turn as a round.
     """
-    limit = room.book.rules.afk_rounds
-    if limit is None or room.status != "playing":
+    limit = room.book.policy.afk_rounds
+    if limit is None or not room.series.playing:
         return
-    if round_now is None or room.afk_last_round.get(player) != round_now:
-        room.afk_rounds[player] = room.afk_rounds.get(player, 0) + 1
-    if round_now is not None:
-        room.afk_last_round[player] = round_now
-    if room.afk_rounds[player] >= limit and player not in room.afk_offers:
-        room.afk_offers[player] = room.afk_rounds[player]
-        room.publish(room_changed=True)
+    if room.absences.count_round(player, round_now, limit):
+        publish(room, room_changed=True)
     await room.save_absence(player)
 
 
 async def bot_move(room: Room, player: str) -> None:
-    room.bot_done(player)
+    room.timers.bot_done(player)
     if room.status != "playing" or room.match is None:
         return
     if player not in {d.player for d in room.book.decisions}:
         room.schedule()
         return
-    seat = room.seats.get(player)
+    seat = room.members.seats.get(player)
     if seat is None or seat.bot_policy is None:
         return
     action: Any = None
     try:
         policy = room.game.bots[seat.bot_policy]
         knowledge = room.match.knowledge(player)  # never the state: bots cannot peek
-        action = await asyncio.to_thread(policy, knowledge, room.bot_rng(), bot_budget())
+        action = await asyncio.to_thread(policy, knowledge, room.bot_rng, bot_budget())
     except Exception:
         log.exception("room %s: bot %s failed to choose", room.room_id, player)
     if action is None or not await _apply(room, player, action, auto=False):
@@ -231,5 +187,5 @@ async def bot_move(room: Room, player: str) -> None:
 
 
 async def act_for(room: Room, player: str, action: Action) -> bool:
-    """The server acts for a player (a kick's CONCEDE), logged as auto."""
+    """The server acts for a player (the game's kick action), logged as auto."""
     return await _apply(room, player, action, auto=True, room_changed=True)

@@ -1,0 +1,37 @@
+"""Who watches a room right now: the open connections (one per token key) and the number of
+the last update sent to them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from jokeapp.rooms.commands import Connection
+
+
+class Audience:
+    def __init__(self) -> None:
+        self.conns: dict[str, Connection] = {}  # token key -> its one open connection
+        self.seq = 0  # the last update's number (a restored room goes on from the log's)
+        self.away_sent: frozenset[str] = frozenset()  # the away seats the last room info showed
+
+    def key_of(self, conn: Connection) -> str | None:
+        for key, open_conn in self.conns.items():
+            if open_conn is conn:
+                return key
+        return None
+
+    def attach(self, key: str, conn: Connection) -> None:
+        self.conns[key] = conn
+
+    def detach(self, key: str) -> Connection | None:
+        return self.conns.pop(key, None)
+
+    def next_seq(self) -> int:
+        self.seq += 1
+        return self.seq
+
+    def __iter__(self) -> Iterator[tuple[str, Connection]]:
+        return iter(list(self.conns.items()))
+
+    def __bool__(self) -> bool:
+        return bool(self.conns)

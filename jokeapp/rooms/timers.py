@@ -1,0 +1,67 @@
+"""The room's timers: the one deadline timer, the end of the next grace, and each bot's move.
+
+Each fires by posting a command to the room's queue, so its effect is handled in order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from jokeapp.rooms import commands as cmd
+from jokeapp.rooms.clock import Clock, Timer
+
+
+class Timers:
+    def __init__(self, clock: Clock, post: Callable[[cmd.Command], None], bot_delay: float) -> None:
+        self.clock = clock
+        self.bot_delay = bot_delay  # seconds a bot "thinks" after its decision starts
+        self._post = post
+        self._deadline: Timer | None = None
+        self._away: Timer | None = None
+        self._bots: dict[str, Timer] = {}
+
+    def arm(
+        self, deadline: float | None, grace_end: float | None, bot_starts: Mapping[str, float]
+    ) -> None:
+        """Re-arms all timers: the next deadline, the next end of a grace, and a move for each
+        bot with an open decision (from when its decision starts)."""
+        now = self.clock.now()
+        self._cancel_deadline_and_away()
+        if deadline is not None:
+            self._deadline = self.clock.call_later(
+                deadline - now, lambda: self._post(cmd.Timeout())
+            )
+        if grace_end is not None:
+            self._away = self.clock.call_later(
+                max(0.0, grace_end - now), lambda: self._post(cmd.AwayCheck())
+            )
+        for player in list(self._bots):
+            if player not in bot_starts:
+                self._bots.pop(player).cancel()
+        for player in set(bot_starts) - set(self._bots):
+            # a bot sits through the presentation pause too, then "thinks" for bot_delay
+            delay = max(0.0, bot_starts[player] - now) + self.bot_delay
+            self._bots[player] = self.clock.call_later(
+                delay,
+                lambda p=player: self._post(cmd.BotMove(p)),  # type: ignore[misc]
+            )
+
+    def away_checked(self) -> None:
+        self._away = None
+
+    def bot_done(self, player: str) -> None:
+        self._bots.pop(player, None)
+
+    def cancel(self) -> None:
+        self._cancel_deadline_and_away()
+        for timer in self._bots.values():
+            timer.cancel()
+        self._bots.clear()
+
+    def _cancel_deadline_and_away(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+        if self._away is not None:
+            self._away.cancel()
+            self._away = None
