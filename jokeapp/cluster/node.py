@@ -14,6 +14,7 @@ import contextlib
 import logging
 import random
 import time
+from collections import defaultdict
 from dataclasses import dataclass
 
 from jokeapp.cluster.leases import Leases
@@ -61,7 +62,7 @@ class ClusterNode:
         self.owned: dict[str, Owned] = {}
         self.stopping = False
         self.taken_over = 0  # rooms this node took from a node that had owned them
-        self._taking: dict[str, asyncio.Lock] = {}
+        self._taking: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._finished: set[str] = set()  # owned rooms already taken out of the live set
         self._tasks: list[asyncio.Task[None]] = []
         self._paused = False  # tests: a node frozen in time, that does not know its leases expire
@@ -141,7 +142,7 @@ class ClusterNode:
 
     async def take(self, room_id: str) -> bool:
         """Takes the room if nobody holds its lease; True if this node owns it now."""
-        lock = self._taking.setdefault(room_id, asyncio.Lock())
+        lock = self._taking[room_id]
         async with lock:
             if room_id in self.owned:
                 return True
@@ -182,7 +183,7 @@ class ClusterNode:
         owned = self.owned.pop(room_id, None)
         self.store.release_room(room_id)
         await self.manager.drop(room_id)
-        self._finished.discard(room_id)
+        self._forget(room_id)
         if owned is not None:
             with contextlib.suppress(Exception):
                 await self.leases.release(room_id, owned.epoch)
@@ -192,8 +193,14 @@ class ClusterNode:
         if self.owned.pop(room_id, None) is not None:
             log.warning("room %s: lease lost; dropped", room_id)
         self.store.release_room(room_id)
-        self._finished.discard(room_id)
+        self._forget(room_id)
         await self.manager.drop(room_id)
+
+    def _forget(self, room_id: str) -> None:
+        self._finished.discard(room_id)
+        lock = self._taking.get(room_id)
+        if lock is not None and not lock.locked():
+            del self._taking[room_id]
 
     def _fenced(self, room_id: str) -> None:
         if room_id in self.owned:
@@ -207,7 +214,8 @@ class ClusterNode:
         started = time.monotonic()
         await self.leases.announce(self.url)
         for room_id in [r for r in self.owned if r not in self.manager.rooms]:
-            await self.let_go(room_id)  # evicted (finished and idle): loaded again on demand
+            if not self._taking[room_id].locked():  # not one being rebuilt right now
+                await self.let_go(room_id)  # evicted (finished and idle): loaded on demand
         held = {r: o.epoch for r, o in self.owned.items()}
         lost = await self.leases.renew(held)
         for room_id in held:
