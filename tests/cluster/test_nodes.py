@@ -207,3 +207,71 @@ async def test_kill_9_of_the_owner_moves_its_rooms_and_loses_no_acknowledged_act
 
 async def _moved(http: httpx.AsyncClient, via: ServerProcess, code: str) -> bool:
     return await owner(http, via, code) in ("b", "c")
+
+
+async def test_sigterm_hands_the_rooms_over_and_no_one_loses_their_seat(
+    nodes: list[ServerProcess],
+) -> None:
+    a, b, c = nodes
+    api = Api(b)
+    http = httpx.AsyncClient(timeout=5)
+    order = [b, a, c]  # the creator, then the others: people on every node
+    tables = [await open_table(order, api, "race", 3, 0, {"turnSeconds": 30}) for _ in range(2)]
+    await api.close()
+    try:
+        people = [cl for _, _, clients in tables for cl in clients]
+        await people[0].wait_until(lambda: sum(len(cl.acked) for cl in people) >= 6, timeout=60)
+        assert b.proc is not None
+        b.proc.terminate()
+        assert b.proc.wait(10) is not None  # it exits within 10 s
+        for code, _, _ in tables:
+            await until(lambda code=code: _moved_off(http, a, code, "b"), MOVE_LIMIT)
+
+        after: list[tuple[str, list[Client]]] = []
+        for code, room_id, clients in tables:
+            again = []
+            for i, cl in enumerate(clients):
+                if cl.server is b:
+                    await cl.wait_until(lambda cl=cl: cl.ws.close_code is not None, timeout=10)
+                    assert cl.ws.close_code == 1012  # "reconnect"
+                    await cl.close()
+                    fresh = Client([a, c][i % 2], room_id, cl.token, cl.player_id, cl.policy)
+                    fresh.acked = cl.acked
+                    fresh.sent_actions = cl.sent_actions
+                    await fresh.connect()
+                    again.append(fresh)
+                else:
+                    assert cl.ws.close_code is None  # relayed: the socket stayed open
+                    again.append(cl)
+            after.append((code, again))
+        for _, clients in after:
+            for cl in clients:
+                await cl.wait_until(
+                    lambda cl=cl: (
+                        [m for m in cl.messages if m["type"] == "snapshot"][-1:]
+                        and cl.messages[-1]["type"] != "error"
+                    ),
+                    timeout=30,
+                )
+                snapshots = [m for m in cl.messages if m["type"] == "snapshot"]
+                assert snapshots[-1]["you"]["playerId"] == cl.player_id  # the same seat
+                await cl._maybe_play()
+        for code, clients in after:
+            await clients[0].wait_until(lambda c0=clients[0]: c0.status == "finished", 120)
+            record = (await http.get(f"{c.base}/api/rooms/{code}/record")).json()
+            assert verify_record(GAMES[record["game"]], record) == [], code
+            for cl in clients:
+                theirs = [
+                    s["action"]
+                    for s in record["steps"]
+                    if s["actor"] == cl.player_id and not s["auto"]
+                ]
+                assert in_order([action for _, action in cl.acked], theirs), cl.player_id
+            for cl in clients:
+                await cl.close()
+    finally:
+        await http.aclose()
+
+
+async def _moved_off(http: httpx.AsyncClient, via: ServerProcess, code: str, gone: str) -> bool:
+    return await owner(http, via, code) not in (None, gone)
