@@ -66,6 +66,22 @@ class Forwarder:
         kept = {k: v for k, v in answer.headers.items() if k.lower() not in HOP_BY_HOP}
         return Response(answer.content, answer.status_code, headers=kept)
 
+    async def gather(self, urls: list[str], path: str, key: str) -> list[Any]:
+        """The lists ``key`` of the JSON answers of ``GET url+path`` (other nodes' own
+        share of something, asked for with FORWARDED so they answer for themselves only);
+        a node that does not answer is left out."""
+
+        async def one(url: str) -> list[Any]:
+            try:
+                answer = await self.http.get(url + path, headers={FORWARDED: self.node})
+                found = answer.json().get(key) if answer.status_code == 200 else None
+            except (httpx.HTTPError, ValueError):
+                return []
+            return list(found) if isinstance(found, list) else []
+
+        parts = await asyncio.gather(*(one(url) for url in urls))
+        return [item for part in parts for item in part]
+
     async def relay(self, client: WebSocket, base: str, pending: list[Any]) -> bool:
         """Pipes the accepted ``client`` socket to the owner's until one side ends. True: the
         client is gone or was closed by the owner for good; False: the owner's side went away

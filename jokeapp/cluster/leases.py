@@ -124,6 +124,15 @@ class Leases:
     async def withdraw(self) -> None:
         await self.client.delete(self._key("node", self.node))
 
+    async def nodes(self) -> dict[str, str]:
+        """Every live node's name and address (this one included)."""
+        keys = [key async for key in self.client.scan_iter(match=self._key("node", "*"))]
+        if not keys:
+            return {}
+        urls = await self.client.mget(keys)
+        start = len(self._key("node", ""))
+        return {_text(k)[start:]: _text(u) for k, u in zip(keys, urls, strict=True) if u}
+
     async def address(self, node: str) -> str | None:
         raw = await self.client.get(self._key("node", node))
         return None if raw is None else _text(raw)
