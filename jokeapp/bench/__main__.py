@@ -16,12 +16,13 @@ from pathlib import Path
 from jokeapp.bench import engines
 from jokeapp.bench.machine import describe, pin_to_one_core
 
-SECTIONS = ("engines", "load", "capacity", "profile")
+SECTIONS = ("engines", "load", "capacity", "profile", "cluster")
 HEADINGS = {  # how each section's Markdown begins
     "engines": "## Engines",
     "load": "## Room server load",
     "capacity": "## Capacity",
     "profile": "## Profile",
+    "cluster": "## Cluster",
 }
 
 
@@ -102,6 +103,7 @@ def main(argv: list[str] | None = None) -> int:
         "load": quick,
         "capacity": quick,
         "profile": ["--seconds", "3"] if args.quick else [],
+        "cluster": quick,
     }
     measured = {
         name: tool_section(name, extra)

@@ -36,6 +36,7 @@ from jokeapp.store.api import (
 log = logging.getLogger(__name__)
 
 BATCH_LIMIT = 500
+MIGRATION_LOCK = 7_270_001  # the advisory lock that serializes migrations (PostgreSQL)
 ALEMBIC_INI = Path(__file__).with_name("alembic.ini")
 
 Write = tuple[Any, dict[str, Any]]  # (prepared statement, its parameters)
@@ -89,6 +90,9 @@ class SqlStore:
 
     async def migrate(self) -> None:
         async with self.engine.begin() as conn:
+            if self.engine.dialect.name == "postgresql":
+                # Nodes of a cluster start together: one migrates, the others wait for it.
+                await conn.execute(sa.text(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})"))
             await conn.run_sync(_upgrade)
 
     async def close(self) -> None:
