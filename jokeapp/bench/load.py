@@ -487,7 +487,8 @@ class Server:
         self.tmp = tempfile.TemporaryDirectory(prefix="joke-load-")
         self.procs: list[subprocess.Popen[bytes]] = []
         self.addresses: list[str] = []
-        prefix = f"bench-{os.getpid()}-{time.time_ns()}"
+        prefix = self.prefix = f"bench-{os.getpid()}-{time.time_ns()}"
+        self.redis = setup.redis
         for i in range(max(1, setup.nodes)):
             port = setup.port + i if setup.port else free_port()
             cmd = [
@@ -539,6 +540,14 @@ class Server:
                 proc.kill()
                 proc.wait()
         self.tmp.cleanup()
+        if self.redis:
+            import redis
+
+            client = redis.Redis.from_url(self.redis)
+            keys = list(client.scan_iter(match=f"{self.prefix}:*"))
+            if keys:
+                client.delete(*keys)
+            client.close()
 
 
 class Generators:

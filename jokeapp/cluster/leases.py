@@ -74,7 +74,9 @@ class Leases:
 
     @classmethod
     def connect(cls, url: str, prefix: str, node: str, ttl: float) -> Leases:
-        return cls(aioredis.Redis.from_url(url), prefix, node, ttl)
+        # A burst of requests waits for one of a bounded set of connections (no error).
+        pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=64, timeout=30)
+        return cls(aioredis.Redis(connection_pool=pool), prefix, node, ttl)
 
     def _key(self, kind: str, name: str) -> str:
         return f"{self.prefix}:{kind}:{name}"
