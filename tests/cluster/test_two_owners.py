@@ -160,3 +160,22 @@ async def test_an_owner_that_renews_keeps_its_room(nodes: list[ClusterNode]) -> 
         assert not await b.scan_once()  # nothing to take: the lease is alive
     found = await b.locate(room.code)
     assert found == type(found)("a", "http://node-a.invalid")  # b forwards to a
+
+
+async def test_a_taken_over_room_fires_a_deadline_that_passed_while_nobody_owned_it(
+    nodes: list[ClusterNode],
+) -> None:
+    a, b = nodes
+    clock = a.manager.clock
+    assert isinstance(clock, FakeClock)
+    room, _, _ = await playing_room(a)
+    mover = f"p{turn(room) + 1}"
+    await a.manager.drop(room.room_id)  # a dies: its copy is gone, its lease runs out
+    clock.advance(60)  # longer than the turn's 10 s, while nobody owns the room
+    fresh = await take_over(a, b, room)
+    assert clock.advance(0) >= 1  # the deadline is already past: it fires now, not in 10 s
+    await fresh.settle()
+    stored = await b.store.match_log(room.room_id, 1)
+    assert stored is not None and len(stored[1]) == 3
+    last = stored[1][-1]
+    assert (last.actor, last.auto) == (mover, True)
