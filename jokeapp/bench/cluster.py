@@ -8,7 +8,7 @@ room's owner. CPU per action sums every node. A fresh database is made for each 
 (``joke_bench_<hex>`` on the server of ``--pg``) and dropped after it, and a fresh Redis key
 prefix is used.
 
-    python -m jokeapp.bench.cluster --rooms 200 --runs 3 --seconds 5   (what make bench runs)
+    python -m jokeapp.bench.cluster --rooms 100 --runs 3 --seconds 5   (what make bench runs)
 """
 
 from __future__ import annotations
@@ -105,7 +105,7 @@ def section(args: argparse.Namespace, rows: list[dict[str, Any]]) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m jokeapp.bench.cluster", description=__doc__)
-    parser.add_argument("--rooms", type=int, default=200)
+    parser.add_argument("--rooms", type=int, default=100)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--warmup", type=float, default=3.0)

@@ -153,10 +153,11 @@ class ClusterNode:
             epoch = await self.leases.acquire(room_id, floor=stored[0] + 1 if stored else 1)
             if epoch is None:
                 return False
-            if not await self.store.claim_room(room_id, epoch, self.name):
+            if not await self.store.claim_room(
+                room_id, epoch, self.name
+            ) or not await self._confirm(room_id, epoch, started):
                 await self.leases.release(room_id, epoch)
                 return False
-            self.owned[room_id] = Owned(epoch, started + self.ttl * (1 - SAFETY))
             try:
                 room = await self.manager.get(room_id)
             except Exception:
@@ -173,10 +174,23 @@ class ClusterNode:
         """A room just created here: this node owns it from its first moment."""
         started = time.monotonic()
         epoch = await self.leases.acquire(room.room_id)
-        if epoch is None or not await self.store.claim_room(room.room_id, epoch, self.name):
+        if (
+            epoch is None
+            or not await self.store.claim_room(room.room_id, epoch, self.name)
+            or not await self._confirm(room.room_id, epoch, started)
+        ):
             raise RoomError("room_moving")  # an id already leased: cannot happen by chance
-        self.owned[room.room_id] = Owned(epoch, started + self.ttl * (1 - SAFETY))
         await self.leases.add_live(room.room_id, room.code)
+
+    async def _confirm(self, room_id: str, epoch: int, started: float) -> bool:
+        """Starts owning a room whose lease was acquired at ``started``; if claiming it took
+        a good part of the lease's life (a busy node), renews it first. False if lost."""
+        if time.monotonic() - started > self.ttl * (1 - SAFETY) / 2:
+            started = time.monotonic()
+            if await self.leases.renew({room_id: epoch}):
+                return False
+        self.owned[room_id] = Owned(epoch, started + self.ttl * (1 - SAFETY))
+        return True
 
     async def let_go(self, room_id: str) -> None:
         """Stops owning the room on purpose: writes fenced, room dropped, lease released."""
@@ -211,12 +225,12 @@ class ClusterNode:
     # ------------------------------------------------------------ the loops
 
     async def renew_once(self) -> None:
-        started = time.monotonic()
         await self.leases.announce(self.url)
         for room_id in [r for r in self.owned if r not in self.manager.rooms]:
             if not self._taking[room_id].locked():  # not one being rebuilt right now
                 await self.let_go(room_id)  # evicted (finished and idle): loaded on demand
         held = {r: o.epoch for r, o in self.owned.items()}
+        started = time.monotonic()
         lost = await self.leases.renew(held)
         for room_id in held:
             owned = self.owned.get(room_id)
