@@ -67,11 +67,14 @@ def test_my_turn_and_its_controls_are_on_screen(new_page: Any, viewport: dict[st
     """
     page = new_page()
     page.set_viewport_size(viewport)
-    decide_now = {"on": False}
+    decide_now = {"on": False, "sent": False}
 
-    def decide(view: dict[str, Any]) -> None:
+    def decide(view: dict[str, Any]) -> bool | None:
         if not decide_now["on"]:
-            return
+            return None
+        if decide_now["sent"]:
+            return False  # the staged decision stays; the real game's next moves are held back
+        decide_now["sent"] = True
         _mine(view)
         view["phase"] = "decide"
         view["players"]["p1"]["pos"] = 1
@@ -93,6 +96,7 @@ def test_my_turn_and_its_controls_are_on_screen(new_page: Any, viewport: dict[st
                 "affordable": True,
             },
         ]
+        return None
 
     _staged(page, decide)
     start_marble(page, options={"turnSeconds": "60"})
@@ -180,16 +184,20 @@ def test_full_game_has_no_unresolved_particles_and_sheets_wait_for_the_token(
     assert page.evaluate("window.__early") == []
 
 
-def _staged(page: Any, patch: Callable[[dict[str, Any]], None]) -> None:
-    """Every view the server sends this page goes through `patch` first."""
+def _staged(page: Any, patch: Callable[[dict[str, Any]], bool | None]) -> None:
+    """Every view the server sends this page goes through `patch` first.
+
+    A `patch` that returns False holds that message back: the page stays on the staged view
+    while the real game goes on without it.
+    """
 
     def route(ws: Any) -> None:
         server = ws.connect_to_server()
 
         def down(message: str | bytes) -> None:
             data = json.loads(message)
-            if isinstance(data.get("view"), dict):
-                patch(data["view"])
+            if isinstance(data.get("view"), dict) and patch(data["view"]) is False:
+                return
             ws.send(json.dumps(data))
 
         server.on_message(down)
