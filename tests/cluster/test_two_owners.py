@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 import pytest
 
 from jokeapp.cluster.leases import Leases
-from jokeapp.cluster.node import ClusterNode
+from jokeapp.cluster.node import ClusterNode, Remote
 from jokeapp.core.codes import CLOSE_RECONNECT
 from jokeapp.rooms import commands as cmd
 from jokeapp.rooms.clock import FakeClock
@@ -159,7 +159,7 @@ async def test_an_owner_that_renews_keeps_its_room(nodes: list[ClusterNode]) -> 
         await a.renew_once()
         assert not await b.scan_once()  # nothing to take: the lease is alive
     found = await b.locate(room.code)
-    assert found == type(found)("a", "http://node-a.invalid")  # b forwards to a
+    assert found == Remote("a", "http://node-a.invalid")  # b forwards to a
 
 
 async def test_a_taken_over_room_fires_a_deadline_that_passed_while_nobody_owned_it(
