@@ -82,11 +82,14 @@ class Forwarder:
         parts = await asyncio.gather(*(one(url) for url in urls))
         return [item for part in parts for item in part]
 
-    async def relay(self, client: WebSocket, base: str, pending: list[Any]) -> bool:
+    async def relay(
+        self, client: WebSocket, base: str, pending: list[Any], opening: tuple[str, ...] = ()
+    ) -> bool:
         """Pipes the accepted ``client`` socket to the owner's until one side ends. True: the
         client is gone or was closed by the owner for good; False: the owner's side went away
         (it died, or let the room go) and the client is still open: find the room again.
-        ``pending``: frames (the client's, not yet sent anywhere) to send first."""
+        ``opening``: frames every new owner's socket gets first (an authentication read from
+        the client once); ``pending``: the client's frames not yet sent anywhere, next."""
         url = "ws" + base.removeprefix("http") + client.url.path
         if client.url.query:
             url += "?" + client.url.query
@@ -101,7 +104,7 @@ class Forwarder:
         except (OSError, InvalidHandshake, InvalidURI, TimeoutError):
             return False
         async with upstream:
-            for frame in pending:
+            for frame in (*opening, *pending):
                 await upstream.send(frame)
             pending.clear()
             return await self._pipe(client, upstream, pending)
