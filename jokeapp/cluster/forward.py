@@ -104,8 +104,11 @@ class Forwarder:
         except (OSError, InvalidHandshake, InvalidURI, TimeoutError):
             return False
         async with upstream:
-            for frame in (*opening, *pending):
-                await upstream.send(frame)
+            try:
+                for frame in (*opening, *pending):
+                    await upstream.send(frame)
+            except ConnectionClosed:
+                return False  # gone already: the pending frames wait for the next owner
             pending.clear()
             return await self._pipe(client, upstream, pending)
 
