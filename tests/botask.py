@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from jokeapp.core.bots import Budget, redacted, seat_knowledge
-from jokeapp.core.contract import Action, Event, Game
+from jokeapp.core.bots import Budget, seat_knowledge
+from jokeapp.core.contract import Action, Event, Game, redacted
 from jokeapp.core.rng import Rng
 
 

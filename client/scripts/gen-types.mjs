@@ -76,7 +76,7 @@ await generate(
   'WireProtocol',
   { clientMessage: schema.clientMessage, serverMessage: schema.serverMessage },
   protocolNames,
-  'jokeapp/server/protocol.py',
+  'jokeapp/wire/protocol.py',
   outFile,
 );
 await generate('GameWire', {}, [...gameNames].sort(), 'jokeapp/games/<id>/wire.py', gamesFile);

@@ -16,9 +16,10 @@ from pathlib import Path
 from jokeapp.bench import engines
 from jokeapp.bench.machine import describe, pin_to_one_core
 
-SECTIONS = ("engines", "load", "capacity", "profile", "cluster")
+SECTIONS = ("engines", "tournaments", "load", "capacity", "profile", "cluster")
 HEADINGS = {  # how each section's Markdown begins
     "engines": "## Engines",
+    "tournaments": "## Bot tournaments",
     "load": "## Room server load",
     "capacity": "## Capacity",
     "profile": "## Profile",
@@ -82,12 +83,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dalmuti-games", type=int, default=200)
     parser.add_argument("--only", nargs="+", choices=SECTIONS, default=list(SECTIONS))
     parser.add_argument("--quick", action="store_true", help="every section at smoke-test size")
+    parser.add_argument(
+        "--skip-match",
+        action="append",
+        default=[],
+        metavar="GAME:A,B",
+        help="tournaments: leave out a match (jokeapp.bench.tournaments --skip)",
+    )
     args = parser.parse_args(argv)
     quick = ["--quick"] if args.quick else []
     command = "python -m jokeapp.bench" + (f" --write {args.write}" if args.write else "")
     command += " --quick" if args.quick else ""
     partial = set(args.only) != set(SECTIONS)
     command += f" --only {' '.join(args.only)}" if partial else ""
+    command += "".join(f" --skip-match {name}" for name in args.skip_match)
     kept = kept_sections(args.write) if args.write and partial else {}
     lines = [
         "# Benchmarks",
@@ -103,6 +112,7 @@ def main(argv: list[str] | None = None) -> int:
         "load": quick,
         "capacity": quick,
         "profile": ["--seconds", "3"] if args.quick else [],
+        "tournaments": quick + [f"--skip={name}" for name in args.skip_match],
         "cluster": quick,
     }
     measured = {

@@ -37,7 +37,7 @@ STAGES: list[tuple[str, tuple[str, ...]]] = [
     ("  store append, event loop side (SqlStore.append_action)", ("SqlStore.append_action (",)),
     ("  publish (Room.publish: views, encoding, queueing)", ("Room.publish (",)),
     ("    per-viewer views (Room.view_for)", ("Room.view_for (",)),
-    ("    encoding (protocol.encode)", ("encode (jokeapp/server/protocol.py)",)),
+    ("    encoding (protocol.encode)", ("encode (jokeapp/wire/protocol.py)",)),
     ("socket writes (WsConnection._write_loop → uvicorn → websockets)", ("WsConnection._write_loop (",)),
     ("store commit loop (SqlStore._write_loop, SQLAlchemy)", ("SqlStore._write_loop (",)),
     ("SQLite thread (aiosqlite worker)", ("_connection_worker_thread (",)),

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from jokeapp.core.contract import Action, Event
+from jokeapp.core.contract import Action, Event, redacted
 
 if TYPE_CHECKING:
     from jokeapp.core.contract import Game
@@ -82,14 +82,16 @@ class BotLevels(Mapping[str, Bot]):
         return len(self._bots)
 
 
-def redacted(game: Game[Any], events: Iterable[Event], player: str) -> list[Event]:
-    """The copies of ``events`` that ``player`` was sent."""
-    out: list[Event] = []
-    for event in events:
-        copy = game.redact_event(event, player)
-        if copy is not None:
-            out.append(copy)
-    return out
+def level_name(bots: Mapping[str, Bot], key: str) -> str:
+    """A policy's own name (``heuristic`` -> ``normal``): what a seat stores and shows."""
+    return key if key in set(bots) else ALIASES.get(key, key)
+
+
+def offered_levels(bots: Mapping[str, Bot]) -> list[str]:
+    """The levels a host picks from for a seat (LEVELS a game has), easiest first; ``random``
+    is for tests and the simulator."""
+    names = set(bots)
+    return [name for name in LEVELS if name in names]
 
 
 def seat_knowledge(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
@@ -153,6 +153,17 @@ class GameStats(Protocol):
     def lines(self) -> list[str]:
         """The report, one line of text each."""
         ...
+
+
+def redacted(game: Game[Any], events: Iterable[Event], viewer: str | None) -> list[Event]:
+    """The copies of ``events`` that ``viewer`` (a seat, None: a spectator) is sent: each
+    through ``game.redact_event``, those they may not see left out."""
+    out: list[Event] = []
+    for event in events:
+        copy = game.redact_event(event, viewer)
+        if copy is not None:
+            out.append(copy)
+    return out
 
 
 # ---------------------------------------------------------------- optional hooks

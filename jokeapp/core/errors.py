@@ -18,13 +18,6 @@ class CodedError(Exception):
         self.status = codes.lookup(code).status
         super().__init__(f"{code}: {self.message}")
 
-    def wire(self) -> dict[str, Any]:
-        """The error object both transports send: code, message and, if any, detail."""
-        body: dict[str, Any] = {"code": self.code, "message": self.message}
-        if self.detail:
-            body["detail"] = self.detail
-        return body
-
 
 class GameError(CodedError):
     """Base of every error a game reports to a player or a tool."""

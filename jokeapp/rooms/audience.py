@@ -9,9 +9,9 @@ from jokeapp.rooms.commands import Connection
 
 
 class Audience:
-    def __init__(self) -> None:
+    def __init__(self, seq: int = 0) -> None:
         self.conns: dict[str, Connection] = {}  # token key -> its one open connection
-        self.seq = 0  # the last update's number (a restored room goes on from the log's)
+        self.seq = seq  # the last update's number (a restored room goes on from the log's)
         self.away_sent: frozenset[str] = frozenset()  # the away seats the last room info showed
 
     def key_of(self, conn: Connection) -> str | None:

@@ -5,11 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from jokeapp.wire.protocol import ServerMessage
+
 
 class Connection(Protocol):
     """One open WebSocket of one person; ``send`` never blocks."""
 
-    def send(self, message: dict[str, Any]) -> None: ...
+    def send(self, message: ServerMessage) -> None: ...
 
     def close(self, code: int) -> None: ...
 

@@ -23,9 +23,7 @@ async def connect(room: Room, command: cmd.Connect) -> None:
         old.send(error_frame("replaced"))
         old.close(CLOSE_BY_CODE["replaced"])
     if seat is not None and not seat.connected:
-        seat.connected = True
-        seat.disconnected_at = None
-        seat.timed_out_away = False
+        seat.came_back()
         # back at the table: an open 강퇴/계속 offer is withdrawn and the count starts over
         room.absences.came_back(seat.player_id)
         await room.save_absence(seat.player_id)
@@ -42,8 +40,7 @@ async def disconnect(room: Room, command: cmd.Disconnect) -> None:
     room.audience.detach(key)
     seat = room.members.seat_of(key)
     if seat is not None:
-        seat.connected = False
-        seat.disconnected_at = room.clock.now()
+        seat.went_away(room.clock.now())
         publish(room, room_changed=True)
         room.schedule()
 

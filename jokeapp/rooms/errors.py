@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from jokeapp.core.errors import CodedError
+from jokeapp.wire.protocol import ErrorMessage, error_message
 
 
 class RoomError(CodedError):
@@ -14,7 +15,7 @@ class RoomError(CodedError):
 
 def error_frame(
     error: CodedError | str, client_seq: int | None = None, detail: Mapping[str, Any] | None = None
-) -> dict[str, Any]:
+) -> ErrorMessage:
     """The ``error`` message of the WebSocket, for a raised error or a code.
 
     ``clientSeq`` echoes the action's number whenever the refused frame carried one, so a
@@ -22,4 +23,4 @@ def error_frame(
     """
     if isinstance(error, str):
         error = CodedError(error, detail)
-    return {"type": "error", **error.wire(), "clientSeq": client_seq}
+    return error_message(error, client_seq)

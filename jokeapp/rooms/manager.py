@@ -17,11 +17,13 @@ from jokeapp.rooms.clock import Clock
 from jokeapp.rooms.dispatch import handle
 from jokeapp.rooms.errors import RoomError, error_frame
 from jokeapp.rooms.match import LoggedStep, Match
-from jokeapp.rooms.messages import room_info
+from jokeapp.rooms.messages import game_info, room_info
 from jokeapp.rooms.nickname import clean_nickname
 from jokeapp.rooms.restore import restore_room
 from jokeapp.rooms.room import Room
+from jokeapp.rooms.status import RoomStatus
 from jokeapp.store.api import Store
+from jokeapp.wire import protocol as p
 
 log = logging.getLogger(__name__)
 
@@ -34,20 +36,6 @@ EVICT_AFTER = 600.0  # seconds a finished, unwatched room stays in memory
 def installed_games(ids: Iterable[str] | None = None) -> dict[str, Game[Any]]:
     """Every registered game; a broken engine raises (GameLoadError) instead of vanishing."""
     return load_games(ids)
-
-
-def game_info(game: Game[Any]) -> dict[str, Any]:
-    return {
-        "id": game.id,
-        "title": game.title,
-        "minPlayers": game.min_players,
-        "maxPlayers": game.max_players,
-        "options": [
-            {"key": o.key, "label": o.label, "choices": list(o.choices), "default": o.default}
-            for o in game.options
-        ],
-        "bots": list(game.bots),  # in level order: random, easy, normal, hard
-    }
 
 
 class RoomManager:
@@ -73,7 +61,7 @@ class RoomManager:
     def games(self) -> dict[str, Game[Any]]:
         return self._games()
 
-    def catalogue(self) -> list[dict[str, Any]]:
+    def catalogue(self) -> list[p.GameInfo]:
         return [game_info(g) for g in self.games().values()]
 
     def _game(self, game_id: object) -> Game[Any]:
@@ -140,9 +128,9 @@ class RoomManager:
             self.bot_delay,
             resume_clocks=self.resume_clocks,
         )
-        if room.status == "playing" and room.match is not None and room.match.over:
+        if room.status == RoomStatus.PLAYING and room.match is not None and room.match.over:
             await room.finish()  # the server stopped between the last action and the end
-        elif room.status == "playing" and not room.members.people_left():
+        elif room.status == RoomStatus.PLAYING and not room.members.people_left():
             await room.finish(abandoned=True)  # stored before bots-only rooms were stopped
         self._add(room)
         room.schedule()
@@ -177,19 +165,19 @@ class RoomManager:
                 log.exception("room %s could not be restored", room_id)
         return count
 
-    def open_rooms(self) -> list[dict[str, Any]]:
-        live = [r for r in self.rooms.values() if r.status != "finished"]
+    def open_rooms(self) -> list[p.RoomInfo]:
+        live = [r for r in self.rooms.values() if r.status != RoomStatus.FINISHED]
         live.sort(key=lambda r: r.created_at, reverse=True)
         return [room_info(r) for r in live[:OPEN_ROOMS_LIMIT]]
 
     async def record(self, ref: str, match: int | None) -> dict[str, Any]:
         room = await self.get(ref)
         number = match if match is not None else room.series.number
-        if room.status != "finished" and number >= room.series.number:
+        if room.status != RoomStatus.FINISHED and number >= room.series.number:
             number = room.series.number - 1 if match is None else number
         if (
             number < 1
-            or (number == room.series.number and room.status != "finished")
+            or (number == room.series.number and room.status != RoomStatus.FINISHED)
             or number > room.series.number
         ):
             raise RoomError("record_not_ready")
@@ -214,7 +202,7 @@ class RoomManager:
         idle = [
             room
             for room in self.rooms.values()
-            if room.status == "finished"
+            if room.status == RoomStatus.FINISHED
             and not room.audience
             and room.series.finished_at is not None
             and room.series.finished_at <= now - after

@@ -8,8 +8,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from jokeapp.core.bots import SeatKnowledge, redacted, seat_knowledge
-from jokeapp.core.contract import Action, Event, Game
+from jokeapp.core.bots import SeatKnowledge, seat_knowledge
+from jokeapp.core.contract import Action, Event, Game, redacted
 from jokeapp.core.record import Recorder
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass, field
-from typing import Any
 
 
 def new_token() -> str:
@@ -36,16 +35,22 @@ class Seat:
         """A person who left or was kicked mid-match: nobody will come back to this seat."""
         return self.bot_policy is None and self.token_key is None
 
-    def info(self, host_id: str | None, away: bool = False) -> dict[str, Any]:
-        return {
-            "playerId": self.player_id,
-            "nickname": self.nickname,
-            "bot": self.bot,
-            "connected": self.connected or self.bot,
-            "host": self.player_id == host_id,
-            "botPolicy": self.bot_policy,
-            "away": away,
-        }
+    def came_back(self) -> None:
+        self.connected = True
+        self.disconnected_at = None
+        self.timed_out_away = False
+
+    def went_away(self, now: float) -> None:
+        self.connected = False
+        self.disconnected_at = now
+
+    def left(self) -> None:
+        """The person left or was kicked mid-match: the token is void, the seat stays."""
+        self.token_key = None
+        self.connected = False
+
+    def timed_out_while_away(self) -> None:
+        self.timed_out_away = True  # from now on the timeout rules play for them: away
 
 
 @dataclass(slots=True)

@@ -1,76 +1,109 @@
-"""What a room tells people: its info, the open deadlines, a snapshot, and the update sent to
-every open connection (each viewer's own copy of the events and the view)."""
+"""What a room tells people, built as the wire's Structs (jokeapp.wire.protocol): its info,
+the open deadlines, a snapshot, and the update sent to every open connection (each viewer's
+own copy of the events and the view)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from jokeapp.core.contract import Event
+import msgspec
+
+from jokeapp.core.bots import offered_levels
+from jokeapp.core.contract import Event, Game, redacted
+from jokeapp.rooms.members import Seat
 from jokeapp.rooms.room import Room
+from jokeapp.wire import protocol as p
 
 
-def room_info(room: Room) -> dict[str, Any]:
+def game_info(game: Game[Any]) -> p.GameInfo:
+    return p.GameInfo(
+        id=game.id,
+        title=game.title,
+        min_players=game.min_players,
+        max_players=game.max_players,
+        options=[
+            p.OptionInfo(key=o.key, label=o.label, choices=list(o.choices), default=o.default)
+            for o in game.options
+        ],
+        bots=list(game.bots),  # in level order: random, easy, normal, hard
+        levels=offered_levels(game.bots),  # what a host picks from: easy, normal, hard
+    )
+
+
+def seat_info(seat: Seat, host_id: str | None, away: bool) -> p.SeatInfo:
+    return p.SeatInfo(
+        player_id=seat.player_id,
+        nickname=seat.nickname,
+        bot=seat.bot,
+        connected=seat.connected or seat.bot,
+        host=seat.player_id == host_id,
+        bot_policy=seat.bot_policy,
+        away=away,
+    )
+
+
+def room_info(room: Room) -> p.RoomInfo:
     members, series = room.members, room.series
     away = room.away_players()
-    return {
-        "roomId": room.room_id,
-        "code": room.code,
-        "game": room.game.id,
-        "title": room.game.title,
-        "options": room.options,
-        "status": str(series.status),
-        "match": series.number,
-        "hostId": members.host_id,
-        "seats": [s.info(members.host_id, s.player_id in away) for s in members.in_seat_order()],
-        "spectators": len(members.spectators),
-        "minPlayers": room.game.min_players,
-        "maxPlayers": room.game.max_players,
-        "seedHash": series.match.seed_hash if series.match is not None else None,
-        "afkOffers": [
-            {"playerId": p, "rounds": n} for p, n in sorted(room.absences.offers.items())
+    return p.RoomInfo(
+        room_id=room.room_id,
+        code=room.code,
+        game=room.game.id,
+        title=room.game.title,
+        options=room.options,
+        status=series.status,
+        match=series.number,
+        host_id=members.host_id,
+        seats=[seat_info(s, members.host_id, s.player_id in away) for s in members.in_seat_order()],
+        spectators=len(members.spectators),
+        min_players=room.game.min_players,
+        max_players=room.game.max_players,
+        seed_hash=series.match.seed_hash if series.match is not None else None,
+        afk_offers=[
+            p.AfkOffer(player_id=player, rounds=n)
+            for player, n in sorted(room.absences.offers.items())
         ],
-        "abandoned": series.abandoned,
-    }
+        abandoned=series.abandoned,
+    )
 
 
-def pending_info(room: Room) -> list[dict[str, Any]]:
+def pending_info(room: Room) -> list[p.PendingInfo]:
     if room.match is None or not room.series.playing:
         return []
     out = []
     for decision in room.book.decisions:
         when = room.book.deadline(decision, room.members.seats.get(decision.player))
         out.append(
-            {
-                "player": decision.player,
-                "kind": decision.kind,
-                "deadline": None if when is None else int(when * 1000),
-            }
+            p.PendingInfo(
+                player=decision.player,
+                kind=decision.kind,
+                deadline=None if when is None else int(when * 1000),
+            )
         )
     return out
 
 
-def snapshot(room: Room, key: str) -> dict[str, Any]:
+def snapshot(room: Room, key: str) -> p.SnapshotMessage:
     seat = room.members.seat_of(key)
     spectator = room.members.spectators.get(key)
     viewer = seat.player_id if seat is not None else None
     nickname = seat.nickname if seat is not None else (spectator.nickname if spectator else "")
     match = room.match
-    return {
-        "type": "snapshot",
-        "seq": room.audience.seq,
-        "room": room_info(room),
-        "you": {
-            "playerId": viewer,
-            "role": "player" if seat is not None else "spectator",
-            "nickname": nickname,
-            "host": viewer is not None and viewer == room.members.host_id,
-        },
-        "view": room.view_for(viewer),
-        "pending": pending_info(room),
-        "seedHash": match.seed_hash if match is not None else None,
-        "lastClientSeq": room.series.last_client_seq.get(viewer, 0) if viewer else 0,
-        "setupEvents": setup_events_for(room, viewer),
-    }
+    return p.SnapshotMessage(
+        seq=room.audience.seq,
+        room=room_info(room),
+        you=p.You(
+            player_id=viewer,
+            role="player" if seat is not None else "spectator",
+            nickname=nickname,
+            host=viewer is not None and viewer == room.members.host_id,
+        ),
+        view=room.view_for(viewer),
+        pending=pending_info(room),
+        seed_hash=match.seed_hash if match is not None else None,
+        last_client_seq=room.series.last_client_seq.get(viewer, 0) if viewer else 0,
+        setup_events=setup_events_for(room, viewer),
+    )
 
 
 def setup_events_for(room: Room, viewer: str | None) -> list[Event] | None:
@@ -79,7 +112,7 @@ def setup_events_for(room: Room, viewer: str | None) -> list[Event] | None:
     match = room.match
     if match is None or not room.series.playing or match.steps > 0:
         return None
-    return redacted(room, match.setup_events, viewer)
+    return redacted(room.game, match.setup_events, viewer)
 
 
 def publish(
@@ -101,31 +134,21 @@ def publish(
         audience.away_sent = away
     info = room_info(room) if room_changed else None
     pending = pending_info(room)
-    per_viewer: dict[str | None, dict[str, Any]] = {}
+    per_viewer: dict[str | None, p.UpdateMessage] = {}
     for key, conn in audience:
         viewer = room.members.viewer_of(key)
         if viewer not in per_viewer:
-            per_viewer[viewer] = {
-                "type": "update",
-                "seq": seq,
-                "events": redacted(room, events or [], viewer),
-                "view": room.view_for(viewer),
-                "pending": pending,
-                "room": info,
-                "ack": None,
-                "actor": actor,
-                "auto": auto,
-            }
+            per_viewer[viewer] = p.UpdateMessage(
+                seq=seq,
+                events=redacted(room.game, events or [], viewer),
+                view=room.view_for(viewer),
+                pending=pending,
+                room=info,
+                ack=None,
+                actor=actor,
+                auto=auto,
+            )
         message = per_viewer[viewer]
         if ack is not None and ack[0] == key:
-            message = {**message, "ack": ack[1]}
+            message = msgspec.structs.replace(message, ack=ack[1])
         conn.send(message)
-
-
-def redacted(room: Room, events: list[Event], viewer: str | None) -> list[Event]:
-    out = []
-    for event in events:
-        copy = room.game.redact_event(event, viewer)
-        if copy is not None:
-            out.append(copy)
-    return out

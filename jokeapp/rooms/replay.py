@@ -16,9 +16,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from jokeapp.core.contract import Event, Game
+from jokeapp.core.contract import Game, redacted
 from jokeapp.core.replay import walk
 from jokeapp.rooms.errors import RoomError
+from jokeapp.wire import protocol as p
 
 SPECTATOR = "spectator"
 EVERYONE = "all"
@@ -26,16 +27,6 @@ EVERYONE = "all"
 
 def unknown_viewer() -> RoomError:
     return RoomError("seat_not_found")
-
-
-def events_for(game: Game[Any], events: list[Event], viewer: str | None) -> list[Event]:
-    """The viewer's copies of ``events``; those they may not see are left out."""
-    out = []
-    for event in events:
-        copy = game.redact_event(event, viewer)
-        if copy is not None:
-            out.append(copy)
-    return out
 
 
 def seat_differences(
@@ -46,7 +37,7 @@ def seat_differences(
     return {k: v for k, v in seat_view.items() if spectator_view.get(k, missing) != v}
 
 
-def match_replay(game: Game[Any], record: Mapping[str, Any], viewer: str) -> dict[str, Any]:
+def match_replay(game: Game[Any], record: Mapping[str, Any], viewer: str) -> p.ReplayResponse:
     """The frames of a finished match's ``record`` for ``viewer`` (a seat id, ``spectator``
     or ``all``). Frame 0 is the start (setup's events, ``actor`` None), then one per step."""
     players: list[str] = list(record["players"])
@@ -56,37 +47,32 @@ def match_replay(game: Game[Any], record: Mapping[str, Any], viewer: str) -> dic
     seen_as = None if viewer in (SPECTATOR, EVERYONE) else viewer
     steps: list[Mapping[str, Any]] = list(record["steps"])
     log = [(step["actor"], step["action"]) for step in steps]
-    frames: list[dict[str, Any]] = []
+    frames: list[p.ReplayFrame] = []
     walked = walk(game, record["options"], players, int(record["seed"]), log)
     for index, (state, events) in enumerate(walked):
         step = steps[index - 1] if index else None
         view = game.view(state, seen_as)
-        frame: dict[str, Any] = {
-            "actor": step["actor"] if step else None,
-            "auto": bool(step["auto"]) if step else False,
-            "events": events if everyone else events_for(game, events, seen_as),
-            "view": view,
-        }
-        if everyone:
-            frame["action"] = step["action"] if step else None
-            frame["seatViews"] = {p: seat_differences(game.view(state, p), view) for p in players}
-        frames.append(frame)
-    replay: dict[str, Any] = {
-        key: record[key]
-        for key in (
-            "game",
-            "roomId",
-            "match",
-            "players",
-            "nicknames",
-            "options",
-            "seed",
-            "seedHash",
-            "result",
+        frame = p.ReplayFrame(
+            actor=step["actor"] if step else None,
+            auto=bool(step["auto"]) if step else False,
+            events=events if everyone else redacted(game, events, seen_as),
+            view=view,
         )
-        if key in record
-    }
-    if record.get("abandoned"):
-        replay["abandoned"] = True
-    replay.update(viewer=viewer, frames=frames)
-    return replay
+        if everyone:
+            frame.action = step["action"] if step else None
+            frame.seat_views = {pl: seat_differences(game.view(state, pl), view) for pl in players}
+        frames.append(frame)
+    return p.ReplayResponse(
+        game=record["game"],
+        room_id=record["roomId"],
+        match=record["match"],
+        players=players,
+        nicknames=record["nicknames"],
+        options=record["options"],
+        seed=record["seed"],
+        seed_hash=record["seedHash"],
+        result=record["result"],
+        viewer=viewer,
+        frames=frames,
+        abandoned=bool(record.get("abandoned")),
+    )

@@ -7,7 +7,7 @@ from typing import Any
 from jokeapp.core.contract import Game
 from jokeapp.rooms.clock import Clock
 from jokeapp.rooms.match import LoggedStep, Match
-from jokeapp.rooms.members import Seat, Spectator
+from jokeapp.rooms.members import Members, Seat, Spectator
 from jokeapp.rooms.room import Room
 from jokeapp.rooms.series import Series
 from jokeapp.rooms.status import RoomStatus
@@ -27,6 +27,9 @@ def restore_room(
     node taking the room over), so a deadline that passed meanwhile fires at once; without
     it they start now (a restart gives everyone their time again)."""
     row = loaded.room
+    now = clock.now()
+    status = RoomStatus(row.status)
+    match = _match(loaded, game)
     room = Room(
         room_id=row.room_id,
         code=row.code,
@@ -36,41 +39,45 @@ def restore_room(
         clock=clock,
         bot_delay=bot_delay,
         created_at=row.created_at,
+        members=_members(loaded, now),
+        series=Series(
+            status=status,
+            number=row.match,
+            match=match,
+            abandoned=bool(
+                loaded.match is not None and (loaded.match.result or {}).get("abandoned")
+            ),
+            finished_at=now if status is RoomStatus.FINISHED else None,
+            last_client_seq=dict(loaded.last_client_seq),
+        ),
+        seq=loaded.last_seq,
     )
-    now = clock.now()
-    status = RoomStatus(row.status)
-    room.series = Series(
-        status=status,
-        number=row.match,
-        finished_at=now if status is RoomStatus.FINISHED else None,
-        last_client_seq=dict(loaded.last_client_seq),
-    )
-    room.members.host_id = row.host_id
-    for seat_row in loaded.seats:
-        # Nobody is connected to a server that just started: people get their grace from now.
-        room.members.seats[seat_row.player_id] = Seat(
-            seat_row.player_id,
-            seat_row.nickname,
-            seat_row.token_key,
-            seat_row.bot_policy,
-            connected=False,
-            disconnected_at=now,
-        )
-    for spec_row in loaded.spectators:
-        room.members.spectators[spec_row.token_key] = Spectator(
-            spec_row.token_key, spec_row.nickname
-        )
-    room.audience.seq = loaded.last_seq
-    if loaded.match is not None:
-        m = loaded.match
-        tail = [LoggedStep(a.actor, a.action, a.auto) for a in loaded.tail]
-        match = Match.restore(game, m.match, m.options, m.players, m.seed, loaded.snapshot, tail)
-        if loaded.tail:
-            match.steps = loaded.tail[-1].step
-        room.series.match = match
-        if status is RoomStatus.PLAYING and not match.over:
-            since = loaded.last_action_at if resume_clocks else None
-            room.book.refresh(game.pending(match.state), None, since or now)
-            room.absences.load(loaded.absences)
-        room.series.abandoned = bool((m.result or {}).get("abandoned"))
+    if match is not None and status is RoomStatus.PLAYING and not match.over:
+        since = loaded.last_action_at if resume_clocks else None
+        room.book.refresh(game.pending(match.state), None, since or now)
+        room.absences.load(loaded.absences)
     return room
+
+
+def _members(loaded: LoadedRoom, now: float) -> Members:
+    # Nobody is connected to a server that just started: people get their grace from now.
+    seats = {
+        r.player_id: Seat(
+            r.player_id, r.nickname, r.token_key, r.bot_policy, connected=False, disconnected_at=now
+        )
+        for r in loaded.seats
+    }
+    spectators = {r.token_key: Spectator(r.token_key, r.nickname) for r in loaded.spectators}
+    return Members(seats, spectators, loaded.room.host_id)
+
+
+def _match(loaded: LoadedRoom, game: Game[Any]) -> Match | None:
+    """The room's last match, from its snapshot and the log's tail (None before the first)."""
+    m = loaded.match
+    if m is None:
+        return None
+    tail = [LoggedStep(a.actor, a.action, a.auto) for a in loaded.tail]
+    match = Match.restore(game, m.match, m.options, m.players, m.seed, loaded.snapshot, tail)
+    if loaded.tail:
+        match.steps = loaded.tail[-1].step
+    return match

@@ -49,7 +49,11 @@ class Room:
         clock: Clock,
         bot_delay: float = 1.0,
         created_at: float = 0.0,
+        members: Members | None = None,
+        series: Series | None = None,
+        seq: int = 0,
     ) -> None:
+        """A new room, or (``members``, ``series``, ``seq``) one rebuilt from the store."""
         self.room_id = room_id
         self.code = code
         self.game = game
@@ -57,11 +61,11 @@ class Room:
         self.store = store
         self.clock = clock
         self.created_at = created_at
-        self.members = Members()
-        self.series = Series()
+        self.members = members or Members()
+        self.series = series or Series()
         self.absences = Absences(room_id)
         self.book = DeadlineBook(game.absence, self.absences)
-        self.audience = Audience()
+        self.audience = Audience(seq)
         self.timers = Timers(clock, self.post, bot_delay)
         self.bot_rng = Rng.from_seed(int.from_bytes(room_id.encode()[:8].ljust(8, b"\0"), "big"))
         self._queue: asyncio.Queue[tuple[cmd.Command, asyncio.Future[Any] | None]] = asyncio.Queue()
@@ -247,7 +251,7 @@ class Room:
         row, actions = stored
         steps = [LoggedStep(a.actor, a.action, a.auto) for a in actions]
         match = Match.restore(self.game, row.match, row.options, row.players, row.seed, None, steps)
-        self.series.match = match
+        self.series.reloaded(match)
         self.book.refresh(self.game.pending(match.state), None, self.clock.now())
 
     async def finish(self, *, abandoned: bool = False) -> None:

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from jokeapp.core.bots import level_name
 from jokeapp.core.codes import CLOSE_BY_CODE, CLOSE_NORMAL
 from jokeapp.rooms.errors import RoomError, error_frame
 from jokeapp.rooms.members import Seat, Spectator, new_token, token_key
 from jokeapp.rooms.messages import publish, room_info
 from jokeapp.rooms.nickname import clean_nickname, trim_spaces
 from jokeapp.rooms.room import Room
+from jokeapp.rooms.status import RoomStatus
 from jokeapp.rooms.turns import act_for
 from jokeapp.store.api import SeatRow, SpectatorRow
+from jokeapp.wire import protocol as p
 
 
 def seat_row(room: Room, seat: Seat) -> SeatRow:
@@ -32,7 +33,7 @@ async def join(room: Room, raw_nickname: str, role: str) -> tuple[str, str | Non
         await room.store.save_spectator(SpectatorRow(room.room_id, key, nickname))
         publish(room, room_changed=True)
         return token, None
-    if room.status != "lobby":
+    if room.status != RoomStatus.LOBBY:
         raise RoomError("already_started")
     player_id = members.free_player_id(room.game.max_players)
     if player_id is None:
@@ -70,8 +71,7 @@ async def leave(room: Room, token: str) -> None:
 async def _vacate(room: Room, seat: Seat) -> None:
     """Frees a seat in the lobby; mid-match the seat stays, played by the timeout rules."""
     if room.series.playing:
-        seat.token_key = None
-        seat.connected = False
+        seat.left()
         await room.store.save_seat(seat_row(room, seat))
     else:
         room.members.unseat(seat.player_id)
@@ -100,20 +100,20 @@ async def add_bot(room: Room, policy: str) -> str:
         raise RoomError("wrong_status")
     if policy not in room.game.bots:
         raise RoomError("unknown_bot")
-    if room.status == "finished":
+    if room.status == RoomStatus.FINISHED:
         await drop_gone_seats(room)  # e.g. after a kick: the bot may take that seat
     player_id = room.members.free_player_id(room.game.max_players)
     if player_id is None:
         raise RoomError("no_free_seat")
     bots = sum(1 for s in room.members.seats.values() if s.bot)
-    seat = Seat(player_id, f"봇 {bots + 1}", None, bot_policy=policy)
+    seat = Seat(player_id, f"봇 {bots + 1}", None, bot_policy=level_name(room.game.bots, policy))
     room.members.sit(seat)
     await room.store.save_seat(seat_row(room, seat))
     publish(room, room_changed=True)
     return player_id
 
 
-async def remove_bot(room: Room, player_id: str) -> dict[str, Any]:
+async def remove_bot(room: Room, player_id: str) -> p.RoomInfo:
     if room.series.playing:
         raise RoomError("wrong_status")
     seat = room.members.seats.get(player_id)
@@ -125,7 +125,7 @@ async def remove_bot(room: Room, player_id: str) -> dict[str, Any]:
     return room_info(room)
 
 
-async def kick(room: Room, host: str, player_id: str) -> dict[str, Any]:
+async def kick(room: Room, host: str, player_id: str) -> p.RoomInfo:
     if player_id == host:
         raise RoomError("cannot_kick_self")
     seat = room.members.seats.get(player_id)
@@ -147,8 +147,7 @@ async def kick(room: Room, host: str, player_id: str) -> dict[str, Any]:
 async def _kick_mid_match(room: Room, seat: Seat) -> None:
     room.absences.withdraw_offer(seat.player_id)
     if not seat.bot:
-        seat.token_key = None
-        seat.connected = False
+        seat.left()
         await room.store.save_seat(seat_row(room, seat))
     action = room.kick_action()
     applied = action is not None and await act_for(room, seat.player_id, dict(action))
@@ -156,7 +155,7 @@ async def _kick_mid_match(room: Room, seat: Seat) -> None:
         publish(room, room_changed=True)
 
 
-async def afk_answer(room: Room, host: str, player_id: str, choice: str) -> dict[str, Any]:
+async def afk_answer(room: Room, host: str, player_id: str, choice: str) -> p.RoomInfo:
     if player_id not in room.absences.offers or not room.series.playing:
         raise RoomError("no_afk_offer")
     if choice == "kick":

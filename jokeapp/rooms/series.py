@@ -31,6 +31,11 @@ class Series:
         self.abandoned = abandoned
         self.finished_at = now
 
+    def reloaded(self, match: Match) -> None:
+        """The same match, rebuilt from the store's log (after a failed write)."""
+        assert self.match is not None and match.number == self.match.number
+        self.match = match
+
     @property
     def playing(self) -> bool:
         return self.status is RoomStatus.PLAYING

@@ -12,17 +12,19 @@ from jokeapp.rooms.members import seat_number
 from jokeapp.rooms.messages import publish, room_info
 from jokeapp.rooms.room import Room
 from jokeapp.rooms.seating import drop_gone_seats
+from jokeapp.rooms.status import RoomStatus
+from jokeapp.wire import protocol as p
 
 
-async def start(room: Room) -> dict[str, Any]:
-    if room.status != "lobby":
+async def start(room: Room) -> p.RoomInfo:
+    if room.status != RoomStatus.LOBBY:
         raise RoomError("wrong_status")
     await _begin_match(room)
     return room_info(room)
 
 
-async def rematch(room: Room) -> dict[str, Any]:
-    if room.status != "finished":
+async def rematch(room: Room) -> p.RoomInfo:
+    if room.status != RoomStatus.FINISHED:
         raise RoomError("wrong_status")
     await drop_gone_seats(room)
     await _begin_match(room)
@@ -42,7 +44,7 @@ async def _begin_match(room: Room) -> None:
     room.schedule()
 
 
-async def set_options(room: Room, options: dict[str, Any]) -> dict[str, Any]:
+async def set_options(room: Room, options: dict[str, Any]) -> p.RoomInfo:
     """In the lobby, or after a match and before the rematch (which then plays with them)."""
     if room.series.playing:
         raise RoomError("wrong_status")

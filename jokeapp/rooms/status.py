@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-from enum import StrEnum
+from jokeapp.wire.protocol import RoomStatus
 
-
-class RoomStatus(StrEnum):
-    LOBBY = "lobby"  # seats fill, the host sets the options
-    PLAYING = "playing"  # a match is on
-    FINISHED = "finished"  # the match ended; a rematch plays again in the same room
+__all__ = ["RoomStatus", "StatusError", "moved"]
 
 
 # status -> the statuses a room may move to it from

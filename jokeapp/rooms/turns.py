@@ -15,6 +15,7 @@ from jokeapp.rooms import commands as cmd
 from jokeapp.rooms.errors import error_frame
 from jokeapp.rooms.messages import publish
 from jokeapp.rooms.room import Room
+from jokeapp.rooms.status import RoomStatus
 from jokeapp.store.api import FencedError, StoreError
 
 log = logging.getLogger(__name__)
@@ -39,10 +40,10 @@ async def client_action(room: Room, command: cmd.ClientAction) -> None:
     if seat is None:
         conn.send(error_frame("spectator", command.client_seq))
         return
-    if room.status == "lobby" or room.match is None:
+    if room.status == RoomStatus.LOBBY or room.match is None:
         conn.send(error_frame("not_started", command.client_seq))
         return
-    if room.status == "finished":
+    if room.status == RoomStatus.FINISHED:
         conn.send(error_frame("game_over", command.client_seq))
         return
     player = seat.player_id
@@ -112,7 +113,7 @@ async def _apply(
 
 
 async def timeout(room: Room) -> None:
-    if room.status != "playing" or room.match is None:
+    if room.status != RoomStatus.PLAYING or room.match is None:
         return
     decision = room.book.due(room.members.seats, room.clock.now())
     if decision is None:
@@ -129,7 +130,7 @@ async def timeout(room: Room) -> None:
     # spec 8.5 speaks of the disconnected ("끊긴 사람"): a connected player who is slow is not away
     absent = seat is not None and not seat.bot and not seat.connected
     if absent and seat is not None:
-        seat.timed_out_away = True  # from now on the timeout rules play for them: away
+        seat.timed_out_while_away()
     counts_for_afk = absent and decision.kind == room.book.policy.afk_kind
     round_now = round_of(room.game, room.match.state)
     done = await _apply(room, player, action, auto=True)
@@ -165,7 +166,7 @@ async def _count_absent_round(room: Room, player: str, round_now: int | None) ->
 
 async def bot_move(room: Room, player: str) -> None:
     room.timers.bot_done(player)
-    if room.status != "playing" or room.match is None:
+    if room.status != RoomStatus.PLAYING or room.match is None:
         return
     if player not in {d.player for d in room.book.decisions}:
         room.schedule()

@@ -21,12 +21,12 @@ from jokeapp.cluster.node import ClusterNode
 from jokeapp.rooms.clock import Clock, RealClock
 from jokeapp.rooms.manager import RoomManager
 from jokeapp.server import http_api, openapi, static_files
-from jokeapp.server.protocol import MAX_MESSAGE_BYTES
 from jokeapp.server.responses import error_response, json_response
 from jokeapp.server.routing import ClusterRouting
 from jokeapp.server.settings import Settings
 from jokeapp.server.ws import websocket_endpoint
 from jokeapp.store.sql import SqlStore
+from jokeapp.wire.protocol import MAX_MESSAGE_BYTES
 
 log = logging.getLogger(__name__)
 

@@ -14,8 +14,8 @@ from starlette.applications import Starlette
 
 from jokeapp.cluster.node import ClusterNode
 from jokeapp.server.app import create_app
-from jokeapp.server.protocol import MAX_MESSAGE_BYTES
 from jokeapp.server.settings import Settings
+from jokeapp.wire.protocol import MAX_MESSAGE_BYTES
 
 WS_PING_INTERVAL = 3.0  # seconds between the server's pings on each WebSocket
 WS_PING_TIMEOUT = 4.0  # seconds a pong may take before the connection counts as dead

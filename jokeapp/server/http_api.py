@@ -24,9 +24,9 @@ from jokeapp.core.errors import CodedError
 from jokeapp.rooms import commands as cmd
 from jokeapp.rooms.errors import RoomError
 from jokeapp.rooms.manager import OPEN_ROOMS_LIMIT, RoomManager
-from jokeapp.server import protocol as p
 from jokeapp.server import replay_api
 from jokeapp.server.responses import error_response, json_response
+from jokeapp.wire import protocol as p
 
 # handler(request, body decoded to the endpoint's ``body`` Struct or None, token or "")
 Handler = Callable[[Request, Any, str], Awaitable[Response]]
@@ -122,7 +122,7 @@ async def health(request: Request, body: None, token: str) -> Response:
 
 
 async def games(request: Request, body: None, token: str) -> Response:
-    return json_response({"games": _manager(request).catalogue()})
+    return json_response(p.GamesResponse(games=_manager(request).catalogue()))
 
 
 async def create_room(request: Request, body: p.CreateRoomRequest, token: str) -> Response:
@@ -141,13 +141,15 @@ async def list_rooms(request: Request, body: None, token: str) -> Response:
         ]
         forwarder: Forwarder = request.app.state.forwarder
         rooms += await forwarder.gather(others, "/api/rooms", "rooms")
-    return json_response({"rooms": rooms[:OPEN_ROOMS_LIMIT]})
+    return json_response(p.RoomListResponse(rooms=rooms[:OPEN_ROOMS_LIMIT]))
 
 
 async def get_room(request: Request, body: None, token: str) -> Response:
-    info = await _room_call(request, cmd.Info())
+    info: p.RoomInfo = await _room_call(request, cmd.Info())
     cluster = request.app.state.cluster  # the owner answers (a cluster forwards to it)
-    return json_response({**info, "node": cluster.name if cluster is not None else None})
+    if cluster is not None:
+        info = msgspec.structs.replace(info, node=cluster.name)
+    return json_response(info)
 
 
 async def join_room(request: Request, body: p.JoinRequest, token: str) -> Response:

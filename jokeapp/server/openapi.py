@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from jokeapp.server.http_api import ENDPOINTS, Endpoint
-from jokeapp.server.protocol import PROTOCOL_VERSION, schema_components
+from jokeapp.wire.protocol import PROTOCOL_VERSION, schema_components
 
 _PATH_PARAM = re.compile(r"{(\w+)}")
 

@@ -8,6 +8,7 @@ import msgspec
 from starlette.responses import Response
 
 from jokeapp.core.errors import CodedError
+from jokeapp.wire import protocol as p
 
 _encoder = msgspec.json.Encoder()
 
@@ -20,4 +21,4 @@ def error_response(error: CodedError | str, status: int | None = None) -> Respon
     """``{"error": {code, message, detail?}}`` with the code's status (or ``status``)."""
     if isinstance(error, str):
         error = CodedError(error)
-    return json_response({"error": error.wire()}, status or error.status)
+    return json_response(p.ErrorResponse(error=p.error_detail(error)), status or error.status)

@@ -9,8 +9,8 @@ import sys
 import msgspec
 
 from jokeapp.games import GAME_IDS, get_game
-from jokeapp.server.game_types import game_schemas
-from jokeapp.server.protocol import PROTOCOL_VERSION, schema_components
+from jokeapp.wire.game_types import game_schemas
+from jokeapp.wire.protocol import PROTOCOL_VERSION, schema_components
 
 
 def document() -> dict[str, object]:

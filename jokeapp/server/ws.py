@@ -19,8 +19,8 @@ from jokeapp.rooms import commands as cmd
 from jokeapp.rooms.errors import RoomError, error_frame
 from jokeapp.rooms.manager import RoomManager
 from jokeapp.rooms.room import Room
-from jokeapp.server import protocol as p
 from jokeapp.server.settings import Settings
+from jokeapp.wire import protocol as p
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +55,7 @@ class WsConnection:
         self._writer = asyncio.get_running_loop().create_task(self._write_loop())
         self.closed = False
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: p.ServerMessage) -> None:
         if self.closed:
             return
         if self._outbox.qsize() >= OUTBOX_LIMIT:
@@ -103,7 +103,7 @@ def _client_seq(raw: Any) -> int | None:
     return seq if type(seq) is int else None
 
 
-def _parse(raw: Any, seq: int | None) -> p.ClientMessage | dict[str, Any]:
+def _parse(raw: Any, seq: int | None) -> p.ClientMessage | p.ErrorMessage:
     """The message, or the error to answer with."""
     if raw is _UNREADABLE:
         return error_frame("bad_json")
@@ -203,10 +203,10 @@ async def _session(
                 conn.send(error_frame("too_large", seq))
                 continue
             message = _parse(raw, seq)
-            if isinstance(message, dict):
+            if isinstance(message, p.ErrorMessage):
                 conn.send(message)
             elif isinstance(message, p.PingMessage):
-                conn.send({"type": "pong", "serverTime": int(time.time() * 1000)})
+                conn.send(p.PongMessage(server_time=int(time.time() * 1000)))
             elif isinstance(message, p.ResyncMessage):
                 room.post(cmd.Resync(conn))
             else:

@@ -30,7 +30,8 @@ from jokeapp.core.errors import GameError
 from jokeapp.core.options import resolve_options
 from jokeapp.games import GAME_IDS, get_game
 from jokeapp.sim.options_arg import parse_option
-from jokeapp.sim.play import DEFAULT_MAX_STEPS, play_recorded, player_ids
+from jokeapp.sim.parallel import play_batches, worker_count
+from jokeapp.sim.play import DEFAULT_MAX_STEPS, PlayedGame, play_recorded, player_ids
 from jokeapp.sim.progress import ProgressBar
 
 Z95 = 1.959963984540054
@@ -108,6 +109,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--option", action="append", type=parse_option, default=[], metavar="KEY=VALUE"
+    )
+    parser.add_argument(
+        "--workers",
+        type=worker_count,
+        default=1,
+        help="processes playing the games (default 1; the figures do not depend on it)",
     )
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -224,6 +231,19 @@ def move_ms(seconds: list[float]) -> dict[str, float] | None:
     }
 
 
+@dataclass
+class _Games:
+    """What a worker hands back of its games: seats, result and move times (small)."""
+
+    played: list[tuple[dict[str, str], dict[str, Any] | None, list[tuple[str, float]]]] = field(
+        default_factory=list
+    )
+
+    def add(self, record: dict[str, Any], state: Any) -> None:
+        seats = record["tournament"]
+        self.played.append((seats["seated"], record.get("result"), seats["moves"]))
+
+
 def run(
     game_id: str,
     names: list[str],
@@ -234,17 +254,18 @@ def run(
     budget: Budget | Callable[[], Budget] | None = None,
     bar: ProgressBar | None = None,
     max_steps: int = DEFAULT_MAX_STEPS,
+    workers: int = 1,
 ) -> Tournament:
+    """Plays the games in ``workers`` processes (sim.parallel); every game depends only on
+    its index, so the figures are those of one process (the move times aside)."""
     game = get_game(game_id)
     tournament = Tournament(game_id, names)
     ids = player_ids(players)
-    for index in range(games):
+
+    def play_one(index: int) -> PlayedGame:
         seated = dict(zip(ids, seating(names, players, index), strict=True))
         bots = {player: game.bots[name] for player, name in seated.items()}
-
-        def timed(player: str, seconds: float, seated: dict[str, str] = seated) -> None:
-            tournament.bots[seated[player]].move_seconds.append(seconds)
-
+        moves: list[tuple[str, float]] = []
         played = play_recorded(
             game,
             options,
@@ -253,14 +274,24 @@ def run(
             bots,
             max_steps=max_steps,
             budget=budget,
-            on_move=timed,
+            on_move=lambda player, seconds: moves.append((player, seconds)),
         )
-        if played.cut_off:  # marble with maxRounds=0 may never end
-            tournament.cut_off += 1
-        else:
-            tournament.add(seated, played.record["result"])
+        played.record["tournament"] = {"seated": seated, "moves": moves}
+        return played
+
+    done = 0
+    batches = play_batches(play_one, list(range(games)), workers, new_stats=_Games, encode=None)
+    for batch in batches:
+        for seated, result, moves in batch.stats.played:
+            for player, seconds in moves:
+                tournament.bots[seated[player]].move_seconds.append(seconds)
+            if result is None:  # cut off at the step cap (marble with maxRounds=0 may not end)
+                tournament.cut_off += 1
+            else:
+                tournament.add(seated, result)
+        done += batch.games
         if bar:
-            bar.update(index + 1)
+            bar.update(done)
     return tournament
 
 
@@ -284,7 +315,17 @@ def main(args: argparse.Namespace) -> int:
         print(exc.message, file=sys.stderr)
         return 2
     bar = None if args.quiet or args.json else ProgressBar(args.games, sys.stderr)
-    tournament = run(game.id, names, args.games, players, args.seed, options, args.budget, bar)
+    tournament = run(
+        game.id,
+        names,
+        args.games,
+        players,
+        args.seed,
+        options,
+        args.budget,
+        bar,
+        workers=args.workers,
+    )
     summary = tournament.summary()
     if args.json:
         print(json.dumps(summary, ensure_ascii=False))

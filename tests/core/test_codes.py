@@ -6,12 +6,15 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import msgspec
 import pytest
 
 from jokeapp.core import codes
 from jokeapp.core.errors import CodedError, IllegalAction
 from jokeapp.server import codes_doc
+from jokeapp.wire.protocol import error_detail
 
 ROOT = Path(__file__).resolve().parents[2]
 # The callables that take a code as their first argument (and a detail as their second).
@@ -117,11 +120,15 @@ def test_codes_are_unique_and_messages_short_korean_without_value_particles() ->
             assert after in ("", " ", ")", ",", ".", "장", "명", "~"), (row.code, name, after)
 
 
+def wire(error: CodedError) -> Any:
+    return msgspec.to_builtins(error_detail(error))
+
+
 def test_a_message_with_values_is_filled_and_the_detail_goes_on_the_wire() -> None:
     err = IllegalAction("wrong_count", {"count": 3})
     assert err.message == "앞사람과 같은 장수(3장)로 내야 해요."
-    assert err.wire() == {"code": "wrong_count", "message": err.message, "detail": {"count": 3}}
-    assert CodedError("no_money").wire() == {"code": "no_money", "message": "돈이 부족해요."}
+    assert wire(err) == {"code": "wrong_count", "message": err.message, "detail": {"count": 3}}
+    assert wire(CodedError("no_money")) == {"code": "no_money", "message": "돈이 부족해요."}
     with pytest.raises(KeyError):
         IllegalAction("wrong_count")
     with pytest.raises(KeyError):

@@ -1,6 +1,6 @@
 """The layers of DESIGN.md hold: dependencies point one way, downwards.
 
-core < games < sim, store < rooms < cluster < server < bench, cli. Every module's whole AST is read,
+core < games < sim, store, wire < rooms < cluster < server < bench, cli. Every module's whole AST is read,
 function bodies and ``if TYPE_CHECKING`` blocks included, with ``import x``, ``from x import
 y`` (relative ones resolved), and ``import_module("x")`` / ``__import__("x")`` whose argument
 is a string literal or an f-string (its literal prefix). Besides: one game never imports
@@ -25,13 +25,14 @@ LAYERS: dict[str, int] = {
     "games": 1,
     "sim": 2,
     "store": 2,
+    "wire": 2,
     "rooms": 3,
     "cluster": 4,
     "server": 5,
     "bench": 6,
     "cli": 6,
 }
-ORDER = "core < games < sim, store < rooms < cluster < server < bench, cli"
+ORDER = "core < games < sim, store, wire < rooms < cluster < server < bench, cli"
 MODULES = sorted(ROOT.rglob("*.py"))
 
 

@@ -11,8 +11,8 @@ import pytest
 from jokeapp.rooms.clock import FakeClock
 from jokeapp.rooms.manager import RoomManager, installed_games
 from jokeapp.rooms.room import Room
-from jokeapp.server.protocol import ServerMessage
 from jokeapp.store.memory import MemoryStore
+from jokeapp.wire.protocol import ServerMessage
 from tests.rooms.fakegame import GAME as RACE
 
 _server_message = msgspec.json.Decoder(ServerMessage)
@@ -25,7 +25,7 @@ class FakeConn:
         self.sent: list[dict[str, Any]] = []
         self.closed: int | None = None
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: ServerMessage) -> None:
         raw = msgspec.json.encode(message)
         _server_message.decode(raw)  # every message the room sends is a valid protocol message
         self.sent.append(msgspec.json.decode(raw))
@@ -38,6 +38,11 @@ class FakeConn:
 
     def last(self, kind: str) -> dict[str, Any]:
         return self.of_type(kind)[-1]
+
+
+def as_json(message: Any) -> Any:
+    """A wire Struct (or a list of them) as the JSON a client reads: dicts, camelCase keys."""
+    return msgspec.json.decode(msgspec.json.encode(message))
 
 
 def all_games() -> dict[str, Any]:

@@ -12,7 +12,7 @@ from jokeapp.rooms.clock import FakeClock
 from jokeapp.rooms.errors import RoomError
 from jokeapp.rooms.manager import RoomManager
 from jokeapp.store.memory import MemoryStore
-from tests.rooms.conftest import FakeConn, all_games, run_until_over, tick
+from tests.rooms.conftest import FakeConn, all_games, as_json, run_until_over, tick
 from tests.rooms.lapsgame import GAME as LAPS
 
 
@@ -37,13 +37,13 @@ async def test_after_an_afk_kick_in_a_full_room_a_bot_takes_the_seat_and_the_rem
         if room.absences.offers:
             break
         await tick(laps_manager, clock, 0.5)
-    info = await room.call(cmd.AfkAnswer(host, "p4", "kick"))
+    info = as_json(await room.call(cmd.AfkAnswer(host, "p4", "kick")))
     assert (
         info["status"] == "finished" and room.members.seats["p4"].gone
     )  # the laps game ends on a concession
     bot = await room.call(cmd.AddBot(host, "heuristic"))
     assert bot == "p4" and room.members.seats["p4"].bot
-    info = await room.call(cmd.Rematch(host))
+    info = as_json(await room.call(cmd.Rematch(host)))
     assert info["status"] == "playing" and info["match"] == 2 and len(info["seats"]) == 4
 
 
@@ -59,7 +59,7 @@ async def test_a_two_seat_room_after_a_kick_needs_a_bot_before_the_rematch(
         await room.call(cmd.Rematch(host))
     assert refused.value.code == "not_enough_players"
     await room.call(cmd.AddBot(host, "heuristic"))
-    assert (await room.call(cmd.Rematch(host)))["status"] == "playing"
+    assert (as_json(await room.call(cmd.Rematch(host))))["status"] == "playing"
 
 
 async def test_when_every_person_leaves_mid_match_the_match_stops_abandoned(
@@ -95,7 +95,7 @@ async def test_the_host_changes_options_after_a_match_and_the_rematch_plays_with
         await room.call(cmd.SetOptions(host, {"turnSeconds": 30}))
     assert refused.value.code == "wrong_status"
     await run_until_over(manager, clock, room, 5)
-    info = await room.call(cmd.SetOptions(host, {"turnSeconds": 30}))
+    info = as_json(await room.call(cmd.SetOptions(host, {"turnSeconds": 30})))
     assert info["options"]["turnSeconds"] == 30 and info["status"] == "finished"
     await room.call(cmd.Rematch(host))
     assert room.match is not None and room.match.options["turnSeconds"] == 30

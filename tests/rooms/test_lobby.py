@@ -8,7 +8,7 @@ from jokeapp.rooms import commands as cmd
 from jokeapp.rooms.errors import RoomError
 from jokeapp.rooms.manager import RoomManager
 from jokeapp.store.memory import MemoryStore
-from tests.rooms.conftest import FakeConn, settle
+from tests.rooms.conftest import FakeConn, as_json, settle
 
 
 async def test_create_room_seats_the_creator_as_host(
@@ -85,7 +85,7 @@ async def test_start_needs_the_game_s_player_count(manager: RoomManager) -> None
         await room.call(cmd.Start(host))
     assert err.value.code == "not_enough_players"
     await room.call(cmd.AddBot(host, "random"))
-    info = await room.call(cmd.Start(host))
+    info = as_json(await room.call(cmd.Start(host)))
     assert info["status"] == "playing" and info["seedHash"] and len(info["seedHash"]) == 64
 
 
@@ -105,7 +105,7 @@ async def test_bots_added_and_removed_by_the_host(manager: RoomManager) -> None:
 
 async def test_options_change_only_in_the_lobby(manager: RoomManager) -> None:
     room, host, _ = await manager.create("race", {}, "a")
-    info = await room.call(cmd.SetOptions(host, {"turnSeconds": 30}))
+    info = as_json(await room.call(cmd.SetOptions(host, {"turnSeconds": 30})))
     assert info["options"]["turnSeconds"] == 30
     with pytest.raises(RoomError) as err:
         await room.call(cmd.SetOptions(host, {"turnSeconds": 31}))

@@ -11,7 +11,7 @@ from jokeapp.rooms.manager import RoomManager
 from jokeapp.rooms.messages import room_info
 from jokeapp.rooms.room import Room
 from jokeapp.store.memory import MemoryStore
-from tests.rooms.conftest import FakeConn, next_seq, run_until_over, settle, tick
+from tests.rooms.conftest import FakeConn, as_json, next_seq, run_until_over, settle, tick
 from tests.rooms.fakegame import GAME as RACE
 
 
@@ -208,7 +208,7 @@ async def test_bots_play_a_race_to_the_end_and_the_record_verifies(
     await run_until_over(manager, clock, room2)
     record = await manager.record(room2.code, None)
     assert verify_record(RACE, record) == [] and record["result"]["winners"]
-    assert record["seedHash"] == room_info(room2)["seedHash"]
+    assert record["seedHash"] == as_json(room_info(room2))["seedHash"]
     assert any(not s["auto"] and s["actor"] in ("p2", "p3") for s in record["steps"])
 
 
@@ -246,9 +246,9 @@ async def test_rematch_keeps_the_seats_with_a_new_seed(
     manager: RoomManager, clock: FakeClock
 ) -> None:
     room, tokens, conns = await race_room(manager)
-    first_hash = room_info(room)["seedHash"]
+    first_hash = as_json(room_info(room))["seedHash"]
     await run_until_over(manager, clock, room, 5)
-    info = await room.call(cmd.Rematch(tokens[0]))
+    info = as_json(await room.call(cmd.Rematch(tokens[0])))
     assert info["status"] == "playing" and info["match"] == 2 and info["seedHash"] != first_hash
     assert [s["playerId"] for s in info["seats"]] == ["p1", "p2"]
     assert (await manager.record(room.code, 1))["match"] == 1
@@ -272,7 +272,7 @@ async def test_finished_unwatched_rooms_leave_memory_and_come_back_from_the_stor
     again = await manager.get(room.code)
     assert again is not room and again.status == "finished" and again.series.number == 1
     assert verify_record(RACE, await manager.record(room.code, None)) == []
-    info = await again.call(cmd.Rematch(tokens[0]))
+    info = as_json(await again.call(cmd.Rematch(tokens[0])))
     assert info["match"] == 2 and info["status"] == "playing"
 
 

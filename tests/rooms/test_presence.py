@@ -12,7 +12,7 @@ from jokeapp.rooms.manager import RoomManager, installed_games
 from jokeapp.rooms.messages import pending_info, room_info
 from jokeapp.rooms.room import Room
 from jokeapp.store.memory import MemoryStore
-from tests.rooms.conftest import FakeConn, all_games, settle, tick
+from tests.rooms.conftest import FakeConn, all_games, as_json, settle, tick
 from tests.rooms.lapsgame import GAME as LAPS
 
 GAMES = installed_games()
@@ -83,7 +83,7 @@ async def test_keep_asks_again_after_two_more_rounds_and_a_return_withdraws_the_
     await room.call(cmd.Disconnect(conns[1]))
     await until(laps_manager, clock, lambda: bool(room.absences.offers))
     asked_in = round_now(room)
-    info = await room.call(cmd.AfkAnswer(tokens[0], "p2", "keep"))
+    info = as_json(await room.call(cmd.AfkAnswer(tokens[0], "p2", "keep")))
     assert info["afkOffers"] == []
     await until(laps_manager, clock, lambda: round_now(room) == asked_in + 2)
     assert room.absences.offers == {}, "asked again after one more round"
@@ -103,7 +103,9 @@ async def test_an_own_action_clears_the_absent_rounds(
     await until(laps_manager, clock, lambda: room.absences.rounds.get("p2") == 1)
     back = FakeConn()
     await room.call(cmd.Connect(back, tokens[1]))
-    await until(laps_manager, clock, lambda: any(p["player"] == "p2" for p in pending_info(room)))
+    await until(
+        laps_manager, clock, lambda: any(p["player"] == "p2" for p in as_json(pending_info(room)))
+    )
     await room.call(cmd.ClientAction(back, 1, {"type": "go"}))
     assert "p2" not in room.absences.rounds
 
@@ -121,7 +123,7 @@ async def test_absence_counters_survive_a_restart(
     again = second.rooms[room.room_id]
     assert again.absences.offers == {"p2": 2} and again.absences.rounds == rounds
     assert again.absences.timeouts_in_row == timeouts and timeouts["p2"] >= 3
-    info = await again.call(cmd.AfkAnswer(tokens[0], "p2", "kick"))
+    info = as_json(await again.call(cmd.AfkAnswer(tokens[0], "p2", "kick")))
     assert info["status"] == "finished"
     await second.close()
 
@@ -152,7 +154,7 @@ async def test_a_seat_left_mid_match_is_away(laps_manager: RoomManager, clock: F
     room, tokens, conns = await laps_room(laps_manager)
     await room.call(cmd.Leave(tokens[1]))
     assert seat(conns[0].last("update"), "p2")["away"] is True
-    assert seat(room_info(room), "p1")["away"] is False
+    assert seat(as_json(room_info(room)), "p1")["away"] is False
 
 
 @needs_dalmuti
@@ -169,5 +171,5 @@ async def test_dalmuti_seat_is_away_once_timed_out_while_disconnected(
     )  # no grace in dalmuti, not yet timed out
     await tick(manager, clock, 1.1)
     await settle(manager)
-    assert seat(room_info(room), "p1")["away"] is True
+    assert seat(as_json(room_info(room)), "p1")["away"] is True
     assert any(u["room"] and seat(u, "p1")["away"] for u in conns[1].of_type("update"))

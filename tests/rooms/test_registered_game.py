@@ -18,7 +18,7 @@ from jokeapp.rooms import commands as cmd
 from jokeapp.rooms.clock import FakeClock
 from jokeapp.rooms.manager import RoomManager
 from jokeapp.store.memory import MemoryStore
-from tests.rooms.conftest import FakeConn, run_until_over
+from tests.rooms.conftest import FakeConn, as_json, run_until_over
 
 
 @pytest.fixture
@@ -49,7 +49,7 @@ async def test_a_registered_game_plays_in_a_room_of_the_default_catalogue(race: 
     clock = FakeClock()
     manager = RoomManager(MemoryStore(), clock, bot_delay=1.0)  # the default catalogue
     try:
-        assert race in [info["id"] for info in manager.catalogue()]
+        assert race in [info["id"] for info in as_json(manager.catalogue())]
         room, host, _ = await manager.create(race, {}, "a")
         await room.call(cmd.AddBot(host, "random"))
         conn = FakeConn()

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from jokeapp.core.contract import presentation_pause
@@ -12,7 +10,8 @@ from jokeapp.rooms.clock import FakeClock
 from jokeapp.rooms.manager import RoomManager, installed_games
 from jokeapp.rooms.messages import pending_info
 from jokeapp.store.memory import MemoryStore
-from tests.rooms.conftest import FakeConn, all_games, run_until_over, tick
+from jokeapp.wire.protocol import ServerMessage
+from tests.rooms.conftest import FakeConn, all_games, as_json, run_until_over, tick
 from tests.rooms.lapsgame import GAME as LAPS
 from tests.rooms.lapsgame import MOVE_PAUSE
 
@@ -31,7 +30,7 @@ class TimedConn(FakeConn):
         self.clock = clock
         self.times: list[float] = []
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: ServerMessage) -> None:
         super().send(message)
         self.times.append(self.clock.now())
 
@@ -177,7 +176,7 @@ async def test_marble_pending_deadline_includes_the_walk(
     from tests.rooms.test_timers import room_with
 
     room, _, conns = await room_with(manager, "marble", 2, 0, {"turnSeconds": 30})
-    first = pending_info(room)[0]["player"]
+    first = as_json(pending_info(room))[0]["player"]
     conn = conns[int(first[1:]) - 1]
     await room.call(cmd.ClientAction(conn, 1, {"type": "ROLL"}))
     update = conn.last("update")

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from jokeapp.rooms.match import Match
+from jokeapp.rooms.series import Series
 from jokeapp.rooms.status import RoomStatus, StatusError, moved
+from tests.rooms.fakegame import GAME as RACE
 
 LOBBY, PLAYING, FINISHED = RoomStatus.LOBBY, RoomStatus.PLAYING, RoomStatus.FINISHED
 
@@ -38,3 +41,18 @@ def test_the_status_is_its_wire_text() -> None:
     assert RoomStatus("finished") is FINISHED
     with pytest.raises(ValueError):
         RoomStatus("paused")
+
+
+def test_a_series_moves_only_along_the_lifecycle() -> None:
+    series = Series()
+    with pytest.raises(StatusError, match="expected playing, got lobby"):
+        series.finish(1.0)
+    match = Match.begin(RACE, 1, {}, ["p1", "p2"], seed=7)
+    series.begin(match)
+    assert series.status is PLAYING and series.number == 1 and series.match is match
+    with pytest.raises(StatusError, match="expected lobby or finished, got playing"):
+        series.begin(match)
+    series.finish(2.0, abandoned=True)
+    assert series.status is FINISHED and series.abandoned and series.finished_at == 2.0
+    series.begin(Match.begin(RACE, 2, {}, ["p1", "p2"], seed=8))
+    assert series.status is PLAYING and series.number == 2 and not series.abandoned

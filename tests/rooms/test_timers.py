@@ -13,7 +13,7 @@ from jokeapp.rooms.manager import RoomManager, installed_games
 from jokeapp.rooms.messages import pending_info
 from jokeapp.rooms.room import Room
 from jokeapp.store.memory import MemoryStore
-from tests.rooms.conftest import FakeConn, next_seq, run_until_over, tick
+from tests.rooms.conftest import FakeConn, as_json, next_seq, run_until_over, tick
 
 GAMES = installed_games()
 MARBLE_MAX_PAUSE = 2.0  # jokeapp/games/marble/presentation.py: the longest walk allowance
@@ -55,7 +55,7 @@ def autos(store: MemoryStore, room: Room) -> list[tuple[str, dict[str, Any]]]:
 
 
 def pending_of(room: Room, player: str) -> list[dict[str, Any]]:
-    return [p for p in pending_info(room) if p["player"] == player]
+    return [p for p in as_json(pending_info(room)) if p["player"] == player]
 
 
 async def until_pending(
@@ -74,7 +74,7 @@ async def test_marble_timeout_turn_start_rolls_and_decide_passes(
     manager: RoomManager, clock: FakeClock, store: MemoryStore
 ) -> None:
     room, _, _ = await room_with(manager, "marble", 2, 0, {"turnSeconds": 15})
-    first = pending_info(room)[0]["player"]
+    first = as_json(pending_info(room))[0]["player"]
     await tick(manager, clock, 14.9)
     assert autos(store, room) == []
     await tick(manager, clock, 0.2)
@@ -92,7 +92,7 @@ async def test_marble_disconnect_gets_five_seconds_of_grace_then_acts_at_once(
     manager: RoomManager, clock: FakeClock, store: MemoryStore
 ) -> None:
     room, tokens, conns = await room_with(manager, "marble", 2, 0, {"turnSeconds": 60})
-    first = pending_info(room)[0]["player"]
+    first = as_json(pending_info(room))[0]["player"]
     await room.call(cmd.Disconnect(conns[int(first[1:]) - 1]))
     assert pending_of(room, first)[0]["deadline"] == int((clock.now() + 5) * 1000)
     await tick(manager, clock, 4.9)
@@ -128,7 +128,7 @@ async def test_marble_afk_two_rounds_offers_the_host_kick_or_keep(
     assert room.absences.offers == {"p2": 2}
     offers = [u["room"]["afkOffers"] for u in conns[0].of_type("update") if u["room"]]
     assert [{"playerId": "p2", "rounds": 2}] in offers
-    info = await room.call(cmd.AfkAnswer(tokens[0], "p2", "keep"))
+    info = as_json(await room.call(cmd.AfkAnswer(tokens[0], "p2", "keep")))
     assert info["afkOffers"] == [] and "p2" not in room.absences.rounds
     for _ in range(2000):
         if room.absences.offers:
@@ -220,7 +220,7 @@ async def test_marble_leaving_mid_match_passes_host_and_plays_the_seat_at_once(
         assert all(
             p["deadline"] <= (clock.now() + MARBLE_MAX_PAUSE) * 1000 for p in pending_of(room, "p1")
         )
-        if any(p["player"] == "p2" for p in pending_info(room)):
+        if any(p["player"] == "p2" for p in as_json(pending_info(room))):
             assert room.match is not None
             await room.call(
                 cmd.ClientAction(
@@ -237,7 +237,7 @@ async def test_dalmuti_kick_mid_match_voids_the_token_but_keeps_the_seat(
     manager: RoomManager, clock: FakeClock
 ) -> None:
     room, tokens, conns = await room_with(manager, "dalmuti", 4, 0, {"rounds": 1})
-    info = await room.call(cmd.Kick(tokens[0], "p3"))
+    info = as_json(await room.call(cmd.Kick(tokens[0], "p3")))
     assert [s["playerId"] for s in info["seats"]] == ["p1", "p2", "p3", "p4"]
     assert conns[2].closed == 4403 and conns[2].last("error")["code"] == "kicked"
     again = FakeConn()

@@ -16,8 +16,8 @@ from jokeapp.rooms import commands as cmd
 from jokeapp.rooms.clock import FakeClock
 from jokeapp.rooms.manager import RoomManager, installed_games
 from jokeapp.server import http_api
-from jokeapp.server.protocol import ReplayResponse
 from jokeapp.store.memory import MemoryStore
+from jokeapp.wire.protocol import ReplayResponse
 from tests.rooms.conftest import FakeConn, run_until_over
 
 GAMES = installed_games()

@@ -12,7 +12,7 @@ import pytest
 
 from jokeapp.core.options import options_from, options_json
 from jokeapp.games import get_game
-from jokeapp.server.game_types import lift
+from jokeapp.wire.game_types import lift
 
 
 @pytest.mark.parametrize("game_id", ["marble", "dalmuti"])

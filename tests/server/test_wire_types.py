@@ -23,8 +23,8 @@ from jokeapp.games import GAME_IDS, get_game
 from jokeapp.games.marble.data import TOURS
 from jokeapp.games.marble.state import Deed
 from jokeapp.games.marble.turns import check_monopoly
-from jokeapp.server.game_types import check, lift
 from jokeapp.server.schema import document
+from jokeapp.wire.game_types import check, lift
 
 SEEDS = range(24)
 MAX_STEPS = 1500  # per game; enough to reach debts, trades and round ends, bounded in time

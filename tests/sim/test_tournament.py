@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -28,6 +29,19 @@ def test_every_deal_is_played_in_every_rotation() -> None:
     played = run("marble", ["easy", "normal"], 4, 2, 7, {"maxRounds": 15})
     assert played.bots["easy"].seats == played.bots["normal"].seats == 4
     assert played.pairs[("easy", "normal")].games == 4
+
+
+def test_two_workers_give_the_figures_of_one() -> None:
+    def figures(workers: int) -> dict[str, Any]:
+        played = run("marble", ["easy", "random"], 12, 2, 5, {"maxRounds": 15}, workers=workers)
+        summary = played.summary()
+        for entry in summary["bots"].values():
+            entry.pop("moveMs")  # the one figure that depends on the machine
+        return summary
+
+    one, two = figures(1), figures(2)
+    assert one == two
+    assert one["bots"]["easy"]["games"] == 12
 
 
 def test_games_cut_off_at_the_step_cap_are_counted_apart() -> None:

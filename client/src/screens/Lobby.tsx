@@ -30,7 +30,11 @@ export function SeatRow({ s, room, me, isHost, onKick, onRemoveBot }: {
         {s.nickname}
         {s.playerId === me && <em class="tag">나</em>}
         {s.host && <em class="tag host">👑 방장</em>}
-        {s.bot && <em class="tag">🤖 {BOT_LABELS[s.botPolicy ?? ''] ?? '봇'}</em>}
+        {s.bot && (
+          <em class="tag" data-testid={`bot-level-${s.playerId}`}>
+            🤖 {BOT_LABELS[s.botPolicy ?? ''] ?? '봇'}
+          </em>
+        )}
       </span>
       {presenceOf(s) === 'here' ? <span class="conn on">🟢 접속</span> : <PresenceBadge seat={s} testId={`presence-${s.playerId}`} />}
       {isHost && s.playerId !== me && room.status === 'lobby' && (
@@ -108,14 +112,17 @@ export function OptionList({ room, token, isHost, gameOptions, onError }: {
   );
 }
 
-export function Lobby({ room, seat, isHost, gameOptions }: {
+const DEFAULT_LEVEL = 'normal';
+
+export function Lobby({ room, seat, isHost, gameOptions, levels }: {
   room: RoomInfo;
   seat: Seat;
   isHost: boolean;
   gameOptions: GameOptionInfo[];
+  levels: string[];
 }) {
   const [error, setError] = useState<string | null>(null);
-  const [policy, setPolicy] = useState('heuristic');
+  const [policy, setPolicy] = useState(DEFAULT_LEVEL);
   const ref = room.roomId;
   const run = (fn: () => Promise<unknown>) => {
     setError(null);
@@ -149,10 +156,15 @@ export function Lobby({ room, seat, isHost, gameOptions }: {
         </ul>
         {isHost && count < room.maxPlayers && (
           <div class="row">
-            <select value={policy} onChange={(e) => setPolicy((e.target as HTMLSelectElement).value)} aria-label="봇 종류">
-              {Object.entries(BOT_LABELS).map(([k, v]) => (
-                <option key={k} value={k}>
-                  {v}
+            <select
+              value={policy}
+              onChange={(e) => setPolicy((e.target as HTMLSelectElement).value)}
+              aria-label="봇 난이도"
+              data-testid="bot-level"
+            >
+              {(levels.length ? levels : [DEFAULT_LEVEL]).map((level) => (
+                <option key={level} value={level}>
+                  {BOT_LABELS[level] ?? level}
                 </option>
               ))}
             </select>

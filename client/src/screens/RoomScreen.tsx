@@ -108,7 +108,13 @@ export function RoomScreen({ code }: { code: string }) {
       )}
       {state.rejection && <Toast message={state.rejection.message} onClose={() => session?.dismissRejection()} />}
       {room.status === 'lobby' || !state.view ? (
-        <Lobby room={room} seat={seat} isHost={isHost} gameOptions={gameInfo?.options ?? []} />
+        <Lobby
+          room={room}
+          seat={seat}
+          isHost={isHost}
+          gameOptions={gameInfo?.options ?? []}
+          levels={gameInfo?.levels ?? []}
+        />
       ) : (
         <GameArea state={state} session={session} />
       )}

@@ -6,10 +6,11 @@ export const STATUS_LABELS: Record<string, string> = {
   finished: '끝남',
 };
 
+/** A bot seat's level as the table shows it (the catalogue's `levels` are what a host picks). */
 export const BOT_LABELS: Record<string, string> = {
-  heuristic: '똑똑한 봇',
   easy: '쉬움', normal: '보통', hard: '어려움',
   random: '엉뚱한 봇',
+  heuristic: '보통', // the old name of normal, in rooms stored before the levels
 };
 
 export const LINK_LABELS: Record<string, string> = {

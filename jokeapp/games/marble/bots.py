@@ -1,9 +1,10 @@
 """Bots: ``(knowledge, rng, budget) -> action``, deciding from the seat's view only.
 
 random: uniform over the legal actions other than trades, and now and then a small random
-trade. easy: buys whatever land it can pay for, builds villas only, never takes over or pays
-to leave the island, and one decision in three is any legal one. normal: buys and builds
-keeping a cash reserve, travels wisely, sells the least valuable first, trades fairly.
+trade. easy: buys the lands up to 28만 it can pay for, builds villas only, never takes over or
+pays to leave the island, and one decision in three is any legal one. normal: buys and builds
+keeping back the worst toll of its next roll, takes over only to complete a group, leaves the
+island early only, travels wisely, sells the least valuable first, trades fairly.
 hard: Monte Carlo rollouts of each candidate (search.py).
 
 The rules below read a ``MarbleState`` rebuilt from the view (view_legal.state_from_view): the
@@ -21,6 +22,7 @@ from jokeapp.core.rng import Rng
 from jokeapp.games.marble.data import (
     BUILD_COST,
     CITY,
+    CITY_TOLL,
     ESCAPE_CARD,
     FUND_RECEIVE_POS,
     GROUP_OF,
@@ -28,6 +30,8 @@ from jokeapp.games.marble.data import (
     INVESTED,
     KIND,
     LAND_PRICE,
+    LANDMARK,
+    LANDS,
     SPACE_POS,
     TOUR,
     VILLA,
@@ -37,10 +41,16 @@ from jokeapp.games.marble.state import DEBT, DECIDE, TRADE_RESPONSE, TURN_START,
 from jokeapp.games.marble.timeouts import cheapest_sale
 from jokeapp.games.marble.view_legal import state_from_view
 
+TWO_DICE = {total: (6 - abs(total - 7)) / 36 for total in range(2, 13)}  # 2d6 sums
+RESERVE_FLOOR = 10  # cash normal keeps back even when no toll is in reach
+UNLIMITED_ROUNDS_LEFT = 10  # maxRounds = 0: how many rounds the bots plan for
+LAND_LEFT_TO_LEAVE = 3  # normal leaves the island early while this many lands are for sale
+LATE_ROUNDS = 3  # ... and not in the last rounds
 RANDOM_TRADE_ODDS = 16  # one turn start in this many tries a trade (when trading is on)
 SMALL_CASH = 20
 EASY_SLIP = 3  # easy makes any legal non-trade choice one decision in this many
 EASY_RESERVE = 10
+EASY_DEAREST = 28  # easy buys no land dearer than this (the last two lines' dearer cities)
 
 
 def _pick(actions: list[Action], rng: Rng) -> Action:
@@ -96,9 +106,28 @@ def random_bot(knowledge: SeatKnowledge, rng: Rng, budget: Budget | None = None)
     return _pick(choices, rng)
 
 
-def reserve(state: MarbleState) -> int:
-    """Cash kept back for tolls; it grows as the board fills with buildings."""
-    return min(80, 30 + 2 * state.round)
+def rounds_left(state: MarbleState) -> int:
+    limit: int = state.options.max_rounds
+    return max(0, limit - state.round) if limit else UNLIMITED_ROUNDS_LEFT
+
+
+def worst_toll_ahead(state: MarbleState, player: str) -> int:
+    """The largest toll the seat's next roll from where it stands can cost (2 to 12 ahead)."""
+    pos = state.players[player].pos
+    worst = 0
+    for total in TWO_DICE:
+        square = (pos + total) % 40
+        deed = state.owners.get(square)
+        if deed is not None and deed.owner != player and state.players[deed.owner].alive:
+            worst = max(worst, toll_of(state, square, deed))
+    return worst
+
+
+def reserve(state: MarbleState, player: str) -> int:
+    """Cash kept back after spending: enough for the worst toll of the next roll, at least
+    RESERVE_FLOOR. Buying and building cost nothing in total assets (they count at their full
+    price), so money kept idle only pays the tolls that would otherwise force sales at half."""
+    return max(RESERVE_FLOOR, worst_toll_ahead(state, player))
 
 
 def _group_count(state: MarbleState, player: str, pos: int) -> int:
@@ -120,7 +149,7 @@ def _space_score(state: MarbleState, player: str, dest: int, budget: int) -> flo
             price = LAND_PRICE[dest]
             score += price + 10 * _group_count(state, player, dest) if price <= budget else -5
         elif deed.owner == player:
-            score += 5 if KIND[dest] == CITY else 0
+            score += _build_gain(state, dest, deed.level, budget)
         else:
             score -= toll_of(state, dest, deed)
     elif dest == FUND_RECEIVE_POS:
@@ -128,8 +157,19 @@ def _space_score(state: MarbleState, player: str, dest: int, budget: int) -> flo
     return score
 
 
+def _build_gain(state: MarbleState, pos: int, level: int, budget: int) -> float:
+    """What landing on my own city is worth: the toll the next level adds, if I can pay it."""
+    if KIND[pos] != CITY or level + 1 >= len(CITY_TOLL[pos]):
+        return 0.0
+    if level + 1 == LANDMARK and not state.options.landmark:
+        return 0.0
+    if BUILD_COST[pos][level + 1] > budget:
+        return 0.0
+    return float(CITY_TOLL[pos][level + 1] - CITY_TOLL[pos][level])
+
+
 def _space_destination(state: MarbleState, player: str) -> int:
-    budget = state.players[player].cash - reserve(state) // 2
+    budget = state.players[player].cash - RESERVE_FLOOR
     dests = [d for d in range(40) if d != SPACE_POS]
     return max(dests, key=lambda d: (_space_score(state, player, d, budget), -d))
 
@@ -142,7 +182,7 @@ def _answer(state: MarbleState, player: str, trade: Trade) -> bool:
     """Fair for me, keeps my reserve, and hands nobody a whole group."""
     gained = _asset_value(state, trade.give_lands) + trade.give_cash
     lost = _asset_value(state, trade.take_lands) + trade.take_cash
-    if gained < lost or state.players[player].cash - trade.take_cash < reserve(state) // 2:
+    if gained < lost or state.players[player].cash - trade.take_cash < reserve(state, player):
         return False
     return not any(_group_count(state, trade.from_, pos) == 2 for pos in trade.take_lands)
 
@@ -155,9 +195,19 @@ def _group_offer(state: MarbleState, player: str) -> Action | None:
         if deed.owner == player or KIND[pos] != CITY or _group_count(state, player, pos) != 2:
             continue
         price = INVESTED[pos][deed.level] * 3 // 2
-        if cash - price >= reserve(state) and state.players[deed.owner].alive:
+        if cash - price >= 2 * reserve(state, player) and state.players[deed.owner].alive:
             return _offer(deed.owner, [], price, [pos], 0)
     return None
+
+
+def unowned_lands(state: MarbleState) -> int:
+    return sum(1 for pos in LANDS if pos not in state.owners)
+
+
+def _leave_island(state: MarbleState, player: str) -> bool:
+    """Leave early while there is land to buy; late, the island is a safe place to wait (the
+    seat still collects its tolls there)."""
+    return unowned_lands(state) >= LAND_LEFT_TO_LEAVE and rounds_left(state) > LATE_ROUNDS
 
 
 def _turn_start(state: MarbleState, player: str) -> Action:
@@ -168,26 +218,34 @@ def _turn_start(state: MarbleState, player: str) -> Action:
             return offer
     if piece.space_pending:
         return {"type": "SPACE_TRAVEL", "dest": _space_destination(state, player)}
-    if piece.island_left > 0:
+    if piece.island_left > 0 and _leave_island(state, player):
         if ESCAPE_CARD in piece.held_cards:
             return {"type": "USE_ESCAPE_CARD"}
         fee: int = state.options.island_fee
-        if fee > 0 and piece.cash - fee >= reserve(state):
+        if fee > 0 and piece.cash - fee >= 2 * reserve(state, player):
             return {"type": "PAY_ISLAND_FEE"}
     return {"type": "ROLL"}
 
 
+def _completes_group(state: MarbleState, player: str, pos: int) -> bool:
+    group = GROUP_OF.get(pos)
+    return group is not None and _group_count(state, player, pos) == len(GROUPS[group]) - 1
+
+
 def _decide(state: MarbleState, player: str) -> Action:
+    """Buy and build whenever the reserve stays; take over only to complete a group (paying
+    twice the investment to its owner loses ground against that owner otherwise)."""
     decision = state.decision
     assert decision is not None
-    spare = state.players[player].cash - reserve(state)
+    spare = state.players[player].cash - reserve(state, player)
     pos = decision.pos
-    if decision.can_buy and LAND_PRICE[pos] <= spare + reserve(state) // 2:
+    if decision.can_buy and LAND_PRICE[pos] <= spare:
         return {"type": "BUY"}
     level = decision.can_build
     if level is not None and BUILD_COST[pos][level] <= spare:
         return {"type": "BUILD", "level": level}
-    if decision.can_takeover is not None and decision.can_takeover <= spare - reserve(state):
+    takeover = decision.can_takeover
+    if takeover is not None and takeover <= spare and _completes_group(state, player, pos):
         return {"type": "TAKEOVER"}
     return {"type": "PASS"}
 
@@ -216,11 +274,13 @@ def normal_bot(knowledge: SeatKnowledge, rng: Rng, budget: Budget | None = None)
 
 
 def _easy_decide(state: MarbleState, player: str) -> Action:
-    """Buys any land it can pay for; builds villas only (the cheap first step)."""
+    """Buys the lands up to EASY_DEAREST it can pay for (the dear ones look too dear to it);
+    builds villas only (the cheap first step)."""
     decision = state.decision
     assert decision is not None
     cash = state.players[player].cash
-    if decision.can_buy and LAND_PRICE[decision.pos] <= cash:
+    price = LAND_PRICE[decision.pos]
+    if decision.can_buy and price <= min(cash, EASY_DEAREST):
         return {"type": "BUY"}
     level = decision.can_build
     if level == VILLA and BUILD_COST[decision.pos][level] + EASY_RESERVE <= cash:

@@ -20,7 +20,7 @@ from typing import Any, Final
 from jokeapp.core.bots import BotLevels, Budget, SeatKnowledge
 from jokeapp.core.contract import Action
 from jokeapp.core.rng import Rng
-from jokeapp.games.marble.bots import _space_score, normal_move
+from jokeapp.games.marble.bots import _space_score, normal_move, rounds_left
 from jokeapp.games.marble.data import CITY, KIND, TOUR
 from jokeapp.games.marble.game import MarbleGame
 from jokeapp.games.marble.landing import toll_of
@@ -32,7 +32,6 @@ RULES: Final = MarbleGame(BotLevels({}))  # the rules alone, to play rollouts on
 HORIZON: Final = 100  # actions per rollout after the candidate (a round or two)
 BANKRUPT: Final = -10_000
 WON: Final = 1_000
-UNLIMITED_ROUNDS_LEFT: Final = 10
 MOST_DESTINATIONS: Final = 6  # space travel: the best few by normal's score
 MOST_SALES: Final = 8
 CLEAR_BY: Final = 1.0
@@ -63,9 +62,7 @@ def candidates(state: MarbleState, player: str, legal: list[Action]) -> list[Act
 def toll_weight(state: MarbleState) -> float:
     """How many times a land's toll is still likely to be paid: each other survivor's turn
     lands on a given square about one time in 40, for every round left."""
-    limit: int = state.options.max_rounds
-    left = max(0, limit - state.round) if limit else UNLIMITED_ROUNDS_LEFT
-    return (state.alive_count() - 1) * left / 40
+    return (state.alive_count() - 1) * rounds_left(state) / 40
 
 
 def value(state: MarbleState, player: str, weight: float) -> float:

@@ -3,21 +3,34 @@
 Every message is a msgspec Struct. WebSocket messages in both directions are tagged unions on
 ``"type"``; HTTP bodies are plain Structs. Field names on the wire are camelCase. ``joke
 schema`` exports the JSON Schema of all of them, and /openapi.json is built from the same
-classes, so the document and the code cannot drift apart.
+classes, so the document and the code cannot drift apart. The rooms build these messages and
+the server sends and reads them: nothing else writes a message's shape.
 """
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any, Literal, get_args
 
 import msgspec
+
+from jokeapp.core.errors import CodedError
 
 # The biggest WebSocket text frame or HTTP body the server reads (bytes).
 MAX_MESSAGE_BYTES = 16 * 1024
 PROTOCOL_VERSION = 1
 
 Role = Literal["player", "spectator"]
-RoomStatus = Literal["lobby", "playing", "finished"]
+
+
+class RoomStatus(StrEnum):
+    """A room's status; its lifecycle (which moves are allowed) is jokeapp.rooms.status."""
+
+    LOBBY = "lobby"  # seats fill, the host sets the options
+    PLAYING = "playing"  # a match is on
+    FINISHED = "finished"  # the match ended; a rematch plays again in the same room
+
+
 AfkChoice = Literal["kick", "keep"]  # shown to the host as 강퇴 / 계속
 
 
@@ -45,7 +58,8 @@ class GameInfo(_Wire):
     min_players: int
     max_players: int
     options: list[OptionInfo]
-    bots: list[str]
+    bots: list[str]  # every bot policy, in level order: random, easy, normal, hard
+    levels: list[str]  # the levels a host picks from for a seat: easy, normal, hard
 
 
 class SeatInfo(_Wire):
@@ -169,7 +183,8 @@ class OkResponse(_Wire):
 class ErrorDetail(_Wire):
     code: str  # one of jokeapp.core.codes.CODES (docs/protocol.md, "Error codes")
     message: str  # Korean, for the player
-    detail: dict[str, Any] | None = None  # the values the message names, when it names any
+    # the values the message names; absent when it names none
+    detail: dict[str, Any] | msgspec.UnsetType = msgspec.UNSET
 
 
 class ErrorResponse(_Wire):
@@ -229,7 +244,8 @@ class ErrorMessage(_Wire, tag="error", tag_field="type"):
     code: str  # one of jokeapp.core.codes.CODES (docs/protocol.md, "Error codes")
     message: str
     client_seq: int | None = None  # the refused frame's clientSeq, whenever it had one
-    detail: dict[str, Any] | None = None  # e.g. client_seq_gap: {"expected": 8}
+    # the values the message names, e.g. client_seq_gap: {"expected": 8}; absent when none
+    detail: dict[str, Any] | msgspec.UnsetType = msgspec.UNSET
 
 
 class PongMessage(_Wire, tag="pong", tag_field="type"):
@@ -250,9 +266,11 @@ class ReplayFrame(_Wire):
     auto: bool
     events: list[dict[str, Any]]  # redacted for the viewer (all of them for ``all``)
     view: dict[str, Any]  # the viewer's view after this frame (``all``: the spectator's)
-    action: dict[str, Any] | None = None  # ``all`` only
-    # ``all`` only: per seat, the keys of its own view that differ from the spectator's
-    seat_views: dict[str, dict[str, Any]] | None = None
+    # ``all`` only (absent otherwise): the step's action (None at frame 0)
+    action: dict[str, Any] | None | msgspec.UnsetType = msgspec.UNSET
+    # ``all`` only (absent otherwise): per seat, the keys of its own view that differ from
+    # the spectator's
+    seat_views: dict[str, dict[str, Any]] | msgspec.UnsetType = msgspec.UNSET
 
 
 class ReplayResponse(_Wire):
@@ -278,6 +296,21 @@ _encoder = msgspec.json.Encoder()
 CLIENT_TYPES: frozenset[str] = frozenset(
     str(member.__struct_config__.tag) for member in get_args(ClientMessage)
 )
+
+
+def error_detail(error: CodedError) -> ErrorDetail:
+    """The error object both transports send: code, message and, if any, detail."""
+    return ErrorDetail(code=error.code, message=error.message, detail=error.detail or msgspec.UNSET)
+
+
+def error_message(error: CodedError, client_seq: int | None = None) -> ErrorMessage:
+    """The WebSocket ``error`` message of ``error``."""
+    return ErrorMessage(
+        code=error.code,
+        message=error.message,
+        client_seq=client_seq,
+        detail=error.detail or msgspec.UNSET,
+    )
 
 
 def encode(message: msgspec.Struct | dict[str, Any]) -> bytes:
