@@ -86,6 +86,7 @@ export interface RoomInfo {
   seedHash: string | null;
   afkOffers?: AfkOffer[];
   abandoned?: boolean;
+  node?: string | null;
 }
 export interface SeatInfo {
   playerId: string;
