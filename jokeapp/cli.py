@@ -19,6 +19,10 @@ SUBCOMMANDS = {
         "jokeapp.sim.tournament",
         "bots against bots with seats rotated: shares and 95%% intervals",
     ),
+    "analyze": (
+        "jokeapp.sim.analyze",
+        "bot games into a balance report with pictures (report.md and PNGs)",
+    ),
     "replay": ("jokeapp.sim.verify", "re-compute game records from their seeds and actions"),
     "serve": ("jokeapp.server.cli", "run the room server"),
     "schema": ("jokeapp.server.schema", "print the JSON Schema of the wire messages"),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -16,15 +17,30 @@ from pathlib import Path
 from jokeapp.bench import engines
 from jokeapp.bench.machine import describe, pin_to_one_core
 
-SECTIONS = ("engines", "tournaments", "load", "capacity", "profile", "cluster")
+SECTIONS = (
+    "engines",
+    "tournaments",
+    "load",
+    "capacity",
+    "memory",
+    "profile-before",
+    "profile",
+    "cluster",
+)
 HEADINGS = {  # how each section's Markdown begins
     "engines": "## Engines",
     "tournaments": "## Bot tournaments",
     "load": "## Room server load",
     "capacity": "## Capacity",
-    "profile": "## Profile",
+    "memory": "## Memory per idle room",
+    # the profile before a round of optimisation, kept as the reference; `profile`: now
+    "profile-before": "## Profile (before)",
+    "profile": "## Profile (after)",
     "cluster": "## Cluster",
 }
+
+
+DEFAULT = tuple(name for name in SECTIONS if name != "profile-before")
 
 
 def kept_sections(path: Path) -> dict[str, list[str]]:
@@ -44,14 +60,19 @@ def kept_sections(path: Path) -> dict[str, list[str]]:
 
 def engine_section(runs: int, marble_games: int, dalmuti_games: int) -> list[str]:
     pinned = pin_to_one_core()
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     figures = engines.marble(runs, marble_games) + engines.dalmuti(runs, dalmuti_games)
     lines = [
         "## Engines (one process, one core)",
         "",
         f"Measured {dt.date.today().isoformat()} by `python -m jokeapp.bench --only engines "
         f"--runs {runs} --marble-games {marble_games} --dalmuti-games {dalmuti_games}`. "
-        f"Each run plays whole games between random bots (bot decisions included), {pinned}; "
-        f"{runs} runs, marble {marble_games} games a run, dalmuti {dalmuti_games} games a run.",
+        f"Each run plays whole games between random bots the way `joke simulate` does (each "
+        f"bot asked with its seat's knowledge: the random bots read only their legal actions), "
+        f"{pinned}, timed by the process's CPU time; {runs} runs, marble {marble_games} games "
+        f"a run, dalmuti {dalmuti_games} games a run"
+        + (f"; the machine's load average was {load:.1f} as it began." if load is not None else ".")
+        + " A busy machine lowers the figures even in CPU time (shared caches and cores).",
         "",
         "| figure | median | min | max |",
         "|---|---:|---:|---:|",
@@ -81,8 +102,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=5, help="engine runs")
     parser.add_argument("--marble-games", type=int, default=200)
     parser.add_argument("--dalmuti-games", type=int, default=200)
-    parser.add_argument("--only", nargs="+", choices=SECTIONS, default=list(SECTIONS))
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        choices=SECTIONS,
+        default=list(DEFAULT),
+        help="profile-before re-measures the reference profile; a run keeps it otherwise",
+    )
     parser.add_argument("--quick", action="store_true", help="every section at smoke-test size")
+    parser.add_argument(
+        "--load-rooms", type=int, nargs="+", help="the load section's room counts (its default)"
+    )
     parser.add_argument(
         "--skip-match",
         action="append",
@@ -94,10 +124,12 @@ def main(argv: list[str] | None = None) -> int:
     quick = ["--quick"] if args.quick else []
     command = "python -m jokeapp.bench" + (f" --write {args.write}" if args.write else "")
     command += " --quick" if args.quick else ""
-    partial = set(args.only) != set(SECTIONS)
+    command += f" --load-rooms {' '.join(map(str, args.load_rooms))}" if args.load_rooms else ""
+    partial = set(args.only) != set(DEFAULT)
+    kept_always = "profile-before" not in args.only
     command += f" --only {' '.join(args.only)}" if partial else ""
     command += "".join(f" --skip-match {name}" for name in args.skip_match)
-    kept = kept_sections(args.write) if args.write and partial else {}
+    kept = kept_sections(args.write) if args.write and (partial or kept_always) else {}
     lines = [
         "# Benchmarks",
         "",
@@ -108,16 +140,20 @@ def main(argv: list[str] | None = None) -> int:
         f"Machine: {describe()}.",
     ]
     # The server tools first: the engine section pins this process to one core.
-    server_sections = {
-        "load": quick,
-        "capacity": quick,
-        "profile": ["--seconds", "3"] if args.quick else [],
-        "tournaments": quick + [f"--skip={name}" for name in args.skip_match],
-        "cluster": quick,
+    profile = ["--seconds", "3"] if args.quick else []
+    load_rooms = ["--rooms", *map(str, args.load_rooms)] if args.load_rooms else []
+    server_sections = {  # section: (module, its arguments)
+        "load": ("load", [*quick, *load_rooms]),
+        "capacity": ("capacity", quick),
+        "memory": ("memory", quick),
+        "profile-before": ("profile", [*profile, "--label", "before"]),
+        "profile": ("profile", [*profile, "--label", "after"]),
+        "tournaments": ("tournaments", quick + [f"--skip={name}" for name in args.skip_match]),
+        "cluster": ("cluster", quick),
     }
     measured = {
-        name: tool_section(name, extra)
-        for name, extra in server_sections.items()
+        name: tool_section(module, extra)
+        for name, (module, extra) in server_sections.items()
         if name in args.only
     }
     if "engines" in args.only:

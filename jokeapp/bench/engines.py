@@ -1,4 +1,9 @@
-"""Engine throughput: whole bot games, one process on one core, medians of several runs."""
+"""Engine throughput: whole bot games, one process on one core, medians of several runs.
+
+The games are played the way the simulator plays them (``sim.play.play_fast``: each bot asked
+with its seat's knowledge through ``core.bots.SeatLog``), and timed by the process's CPU
+time: on a shared machine the wall clock also counts the time other processes held the core.
+"""
 
 from __future__ import annotations
 
@@ -30,12 +35,12 @@ def _timed_games(game_id: str, players: int, games: int, first_seed: int) -> tup
     policy = game.bots["random"]
     steps = 0
     states = []
-    started = time.perf_counter()
+    started = time.process_time()
     for seed in range(first_seed, first_seed + games):
         state, n = play_fast(game, options, ids, seed, policy)
         steps += n
         states.append(state)
-    return time.perf_counter() - started, steps, states
+    return time.process_time() - started, steps, states
 
 
 def marble(runs: int, games: int) -> list[Figure]:

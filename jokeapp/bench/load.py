@@ -48,6 +48,7 @@ import msgspec
 import websockets
 
 from jokeapp.bench.machine import describe
+from jokeapp.rooms.viewpatch import apply_patch
 
 SEATS = 4  # marble rooms of four
 CONCURRENCY = 100  # requests (and connection openings) in flight per generator process
@@ -96,7 +97,7 @@ class _RoomInfo(msgspec.Struct):
 
 
 class _Message(msgspec.Struct):
-    """Only what a seat needs to decide; the view stays raw until it is this seat's turn."""
+    """Only what a seat needs to decide: the view, whole or patched (docs/protocol.md)."""
 
     type: str
     ack: int | None = None
@@ -105,7 +106,8 @@ class _Message(msgspec.Struct):
     detail: dict[str, Any] | None = None
     pending: list[_Pending] = []
     room: _RoomInfo | None = None
-    view: msgspec.Raw = msgspec.Raw(b"null")
+    view: dict[str, Any] | None = None
+    patch: list[dict[str, Any]] | None = None
 
 
 _decode = msgspec.json.Decoder(_Message).decode
@@ -149,6 +151,7 @@ class Seat:
         self.waiting: tuple[int, float, list[dict[str, Any]]] | None = None
         self.ws: Any = None
         self.status = "lobby"
+        self.view: dict[str, Any] | None = None  # as patched by every update
 
     async def run(self) -> None:
         try:
@@ -184,6 +187,10 @@ class Seat:
             return
         if kind == "update" and window > 0:
             gen.stats(window).update_bytes.append(len(data))
+        if kind == "snapshot" or message.view is not None:
+            self.view = message.view
+        elif message.patch:
+            self.view = apply_patch(self.view, message.patch)
         if message.room is not None:
             self.status = message.room.status
             if self.host and self.status == "finished" and not self.room.rematching:
@@ -197,11 +204,11 @@ class Seat:
                 stats.accepted += 1
                 self.room.played.add(window)
             self.waiting = None
-        if self.waiting is not None or self.status != "playing" or bytes(message.view) == b"null":
+        if self.waiting is not None or self.status != "playing" or self.view is None:
             return
         if not any(p.player == self.player for p in message.pending):
             return
-        candidates = marble_policy(msgspec.json.decode(message.view), self.player)
+        candidates = marble_policy(self.view, self.player)
         if candidates and gen.think > 0:
             self.waiting = (-1, 0.0, [])  # thinking: nothing else goes out meanwhile
             asyncio.get_running_loop().call_later(

@@ -35,8 +35,10 @@ STAGES: list[tuple[str, tuple[str, ...]]] = [
     ("  apply (Match.apply: rules)", ("Match.apply (",)),
     ("  record the step (Room.record_step)", ("Room.record_step (",)),
     ("  store append, event loop side (SqlStore.append_action)", ("SqlStore.append_action (",)),
-    ("  publish (Room.publish: views, encoding, queueing)", ("Room.publish (",)),
-    ("    per-viewer views (Room.view_for)", ("Room.view_for (",)),
+    ("  publish (messages.publish: views, patches, encoding, queueing)",
+     ("Room.publish (", "publish (jokeapp/rooms/messages.py)")),
+    ("    per-viewer views (Room.view_for, Room.views_for)", ("Room.view_for (", "Room.views_for (")),
+    ("    view patches (SentViews.update)", ("SentViews.update (",)),
     ("    encoding (protocol.encode)", ("encode (jokeapp/wire/protocol.py)",)),
     ("socket writes (WsConnection._write_loop → uvicorn → websockets)", ("WsConnection._write_loop (",)),
     ("store commit loop (SqlStore._write_loop, SQLAlchemy)", ("SqlStore._write_loop (",)),
@@ -148,9 +150,10 @@ def section(args: argparse.Namespace, row: dict[str, Any], raw: str, top: int) -
     total, inclusive, own, stages = aggregate(raw)
     per_action_ms = row["server_cpu_ms_per_action"]
     lines = [
-        "## Profile (before)",
+        f"## Profile ({args.label})",
         "",
-        f"`python -m jokeapp.bench.profile --rooms {args.rooms} --seconds {args.seconds:g}` — py-spy "
+        f"`python -m jokeapp.bench.profile --rooms {args.rooms} --seconds {args.seconds:g} "
+        f"--label {args.label}` — py-spy "
         f"(200 Hz, every thread, idle samples skipped) on the server during a full-speed window of "
         f"{args.rooms} rooms: {row['actions_per_s']:,.0f} actions/s, {per_action_ms:.2f} ms of server "
         f"CPU per accepted action, {total:,} samples. Share = samples with the function on the stack "
@@ -203,6 +206,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--top", type=int, default=30, help="functions listed per table")
     parser.add_argument("--raw", type=Path, help="also keep py-spy's collapsed stacks here")
+    parser.add_argument(
+        "--label",
+        choices=("before", "after"),
+        default="after",
+        help="the section's heading: Profile (before) is kept as the reference for later runs",
+    )
     add_setup_arguments(parser)
     parser.add_argument(
         "--section", action="store_true", help="accepted for `python -m jokeapp.bench`"

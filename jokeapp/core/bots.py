@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar
 
-from jokeapp.core.contract import Action, Event, redacted
+from jokeapp.core.contract import Action, Event, legal_sequence, redacted
 
 if TYPE_CHECKING:
     from jokeapp.core.contract import Game
@@ -27,9 +28,10 @@ ALIASES: Mapping[str, str] = {"heuristic": "normal"}
 LEVELS = ("easy", "normal", "hard")
 
 
-@dataclass(frozen=True, slots=True)
-class SeatKnowledge:
-    """Everything one seat knows: built from the state by ``seat_knowledge``, holding none of it."""
+class SeatKnowledge(NamedTuple):
+    """Everything one seat knows: built from the state by ``seat_knowledge``, holding none of it.
+    Immutable; a named tuple rather than a frozen dataclass because one is made for every
+    move and a tuple is made in half the time."""
 
     player: str
     view: Mapping[str, Any]  # game.view(state, player)
@@ -102,20 +104,92 @@ def seat_knowledge(
     return SeatKnowledge(player, view, events, tuple(game.legal_actions_from_view(view, player)))
 
 
+# What a bot that reads only its legal actions is handed for its view (``legal_only``).
+NO_VIEW: Mapping[str, Any] = MappingProxyType({})
+_LEGAL_ONLY = "legal_only_when"  # the attribute ``legal_only`` sets on a bot
+
+B = TypeVar("B", bound=Bot)
+
+
+def _always(options: Mapping[str, Any]) -> bool:
+    return True
+
+
+def legal_only(when: Callable[[Mapping[str, Any]], bool] = _always) -> Callable[[B], B]:
+    """Marks a bot that, in games whose options ``when`` accepts (all by default), reads
+    only ``knowledge.legal``: the driver (``SeatLog.ask``) then builds no view and redacts no
+    events for it, and hands it ``NO_VIEW`` and no events with the legal actions. It must
+    play exactly as it would with its full knowledge (tests/bots/test_fast_knowledge.py)."""
+
+    def mark(bot: B) -> B:
+        setattr(bot, _LEGAL_ONLY, when)
+        return bot
+
+    return mark
+
+
+def reads_only_legal(bot: Bot, options: Mapping[str, Any]) -> bool:
+    """Whether ``bot`` reads only its legal actions in a game of ``options`` (``legal_only``)."""
+    when = getattr(bot, _LEGAL_ONLY, None)
+    return when is not None and bool(when(options))
+
+
 class SeatLog:
-    """Each seat's copies of the events so far, kept as a game goes (redacted once each)."""
+    """Each seat's copies of the events so far, each redacted once, when that seat's
+    knowledge is next asked for; and the driver that asks a bot with its knowledge."""
 
     def __init__(
-        self, game: Game[Any], players: Sequence[str], setup_events: Iterable[Event] = ()
+        self,
+        game: Game[Any],
+        players: Sequence[str],
+        setup_events: Iterable[Event] = (),
+        options: Mapping[str, Any] | None = None,
     ) -> None:
         self.game = game
+        self.options: Mapping[str, Any] = {} if options is None else options
+        self.log: list[Event] = list(setup_events)  # every event so far, as the game made it
+        # add(events): the events of a step (called after every move, so no method of its own)
+        self.add: Callable[[Iterable[Event]], None] = self.log.extend
+        # each seat's copies of ``log[:n]``, with that n
         self.seen: dict[str, list[Event]] = {player: [] for player in players}
-        self.add(setup_events)
+        self._upto: dict[str, int] = {player: 0 for player in players}
+        self._legal = legal_sequence(game)
+        # by id(bot): the bot (kept, so that its id stays its own) and how to ask it
+        self._only: dict[int, tuple[Bot, Callable[[Any, str], SeatKnowledge]]] = {}
 
-    def add(self, events: Iterable[Event]) -> None:
-        events = list(events)
-        for player, seen in self.seen.items():
-            seen.extend(redacted(self.game, events, player))
+    def copies(self, player: str) -> list[Event]:
+        """``player``'s copies of every event so far (redacting only the new ones)."""
+        seen = self.seen[player]
+        upto = self._upto[player]
+        if upto < len(self.log):
+            seen.extend(redacted(self.game, self.log[upto:], player))
+            self._upto[player] = len(self.log)
+        return seen
 
     def knowledge(self, state: Any, player: str) -> SeatKnowledge:
-        return seat_knowledge(self.game, state, player, self.seen[player])
+        """A copy that later steps leave alone (a bot may keep it)."""
+        return seat_knowledge(self.game, state, player, tuple(self.copies(player)))
+
+    def knowledge_for(self, bot: Bot, state: Any, player: str) -> SeatKnowledge:
+        """What ``bot`` is handed for ``player``'s seat: its whole knowledge, or for a bot that
+        reads only its legal actions (``legal_only``) those alone, without the view."""
+        return self.asker(bot)(state, player)
+
+    def asker(self, bot: Bot) -> Callable[[Any, str], SeatKnowledge]:
+        """``knowledge_for(bot, …)`` with the question settled once: ``(state, player) ->``
+        the knowledge ``bot`` is handed (the loops that ask the same bot every move use it)."""
+        known = self._only.get(id(bot))
+        if known is None:
+            known = self._only[id(bot)] = (bot, self._make_asker(bot))
+        return known[1]
+
+    def _make_asker(self, bot: Bot) -> Callable[[Any, str], SeatKnowledge]:
+        if not reads_only_legal(bot, self.options):
+            return self.knowledge
+        legal, new = self._legal, tuple.__new__
+
+        def legal_knowledge(state: Any, player: str) -> SeatKnowledge:
+            # SeatKnowledge(player, NO_VIEW, (), …) without the Python frame of its __new__
+            return new(SeatKnowledge, (player, NO_VIEW, (), legal(state, player)))
+
+        return legal_knowledge

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
@@ -195,3 +195,29 @@ def display_tables(game: Any) -> dict[str, Any]:
     names), so that no client copies them; ``{}`` for a game without any. JSON-ready."""
     hook = getattr(game, "display_tables", None)
     return {} if hook is None else dict(hook())
+
+
+def views_of(
+    game: Any, state: Any, viewers: Iterable[str | None]
+) -> dict[str | None, dict[str, Any]]:
+    """Every viewer's ``view`` at once (``game.views(state, viewers)``, else one ``view`` each).
+
+    A game may build what every viewer sees alike once and share those objects between the
+    views (no one changes a view), which makes a room's update to all its viewers cheaper;
+    each view must equal ``game.view(state, viewer)``.
+    """
+    hook = getattr(game, "views", None)
+    if hook is not None:
+        shared: dict[str | None, dict[str, Any]] = hook(state, list(viewers))
+        return shared
+    return {viewer: game.view(state, viewer) for viewer in viewers}
+
+
+def legal_sequence(game: Any) -> Callable[[Any, str], Sequence[Action]]:
+    """How to list ``player``'s legal actions for a bot that reads nothing else
+    (core.bots.legal_only): ``game.legal_sequence(state, player)``, else
+    ``game.legal_actions``. A game's own may be a sequence that builds each action only when
+    read, but it holds the same actions in the same order as ``legal_actions`` and no part of
+    the state (tests/bots/test_fast_knowledge.py)."""
+    hook = getattr(game, "legal_sequence", None)
+    return game.legal_actions if hook is None else hook  # type: ignore[no-any-return]

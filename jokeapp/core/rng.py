@@ -75,19 +75,38 @@ class Rng:
         """``rng()`` of the specs: a float in [0, 1)."""
         return self.next_u32() / 4294967296.0
 
+    # below, die and shuffle take next_u32's step inline: they are called on every move.
+
     def below(self, n: int) -> int:
         """``floor(rng() * n)``, exactly."""
-        return (self.next_u32() * n) >> 32
+        a, b, c, d = self.a, self.b, self.c, self.d
+        t = (a + b + d) & _MASK
+        self.d = d + 1 if d != _MASK else 0  # (d + 1) mod 2^32, c + (c << 3) is c * 9: the
+        self.a = b ^ (b >> 9)  # same numbers in fewer operations on two-digit ints
+        self.b = (c * 9) & _MASK
+        self.c = ((((c << 21) & _MASK) | (c >> 11)) + t) & _MASK
+        return (t * n) >> 32
 
     def die(self) -> int:
         """``1 + floor(rng() * 6)``."""
-        return 1 + ((self.next_u32() * 6) >> 32)
+        a, b, c, d = self.a, self.b, self.c, self.d
+        t = (a + b + d) & _MASK
+        self.d = d + 1 if d != _MASK else 0  # as in below
+        self.a = b ^ (b >> 9)
+        self.b = (c * 9) & _MASK
+        self.c = ((((c << 21) & _MASK) | (c >> 11)) + t) & _MASK
+        return 1 + ((t * 6) >> 32)
 
     def shuffle(self, items: list[T]) -> None:
         """Fisher-Yates in place, from the last index down."""
+        a, b, c, d = self.a, self.b, self.c, self.d
         for i in range(len(items) - 1, 0, -1):
-            j = (self.next_u32() * (i + 1)) >> 32
+            t = (a + b + d) & _MASK
+            d = d + 1 if d != _MASK else 0  # as in below
+            a, b, c = b ^ (b >> 9), (c * 9) & _MASK, ((((c << 21) & _MASK) | (c >> 11)) + t) & _MASK
+            j = (t * (i + 1)) >> 32
             items[i], items[j] = items[j], items[i]
+        self.a, self.b, self.c, self.d = a, b, c, d
 
     def to_json(self) -> dict[str, object]:
         return {"algorithm": "sfc32", "state": self.state}

@@ -1,18 +1,22 @@
 """Who watches a room right now: the open connections (one per token key) and the number of
-the last update sent to them."""
+the last update sent to them, and the view each viewer holds."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 from jokeapp.rooms.commands import Connection
+from jokeapp.rooms.viewpatch import SentViews
 
 
 class Audience:
+    __slots__ = ("conns", "seq", "away_sent", "views")
+
     def __init__(self, seq: int = 0) -> None:
         self.conns: dict[str, Connection] = {}  # token key -> its one open connection
         self.seq = seq  # the last update's number (a restored room goes on from the log's)
         self.away_sent: frozenset[str] = frozenset()  # the away seats the last room info showed
+        self.views = SentViews()  # the view each viewer's connections hold, to patch it
 
     def key_of(self, conn: Connection) -> str | None:
         for key, open_conn in self.conns.items():

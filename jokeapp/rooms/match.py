@@ -30,7 +30,7 @@ class LoggedStep:
     auto: bool
 
 
-@dataclass
+@dataclass(slots=True)
 class Match:
     game: Game[Any]
     number: int
@@ -46,8 +46,9 @@ class Match:
     # the bots' knowledge is made of, each seat getting its own copies.
     events: list[Event] = field(default_factory=list)
     # each seat's redacted copies of ``events[:n]``, extended on demand (a bot's move redacts
-    # only what happened since its last one)
+    # only what happened since its last one), or at each step for the seats it remembers
     _seen: dict[str, tuple[list[Event], int]] = field(default_factory=dict, repr=False)
+    remembers: frozenset[str] | None = None  # see remember_only; None: every seat
 
     @classmethod
     def begin(
@@ -105,14 +106,35 @@ class Match:
     def apply(self, actor: str, action: Action) -> list[Event]:
         events = self.game.apply(self.state, actor, action)
         self.steps += 1
-        self.events.extend(events)
+        if self.remembers is None:
+            self.events.extend(events)
+        else:
+            for player in self.remembers:
+                self._seen[player][0].extend(redacted(self.game, events, player))
         return events
 
-    def knowledge(self, player: str) -> SeatKnowledge:
-        """What ``player``'s seat knows now, for a bot: a copy that later steps leave alone."""
+    def remember_only(self, players: Iterable[str]) -> None:
+        """Keeps the history for ``players`` alone from now on: the seats whose knowledge will
+        be asked for (the bots). A room of people then holds no history at all; a bot's seat
+        holds its own copies, which mostly are the events themselves (nothing to redact)."""
+        keep = frozenset(players)
+        for player in keep:
+            self._catch_up(player)
+        self._seen = {player: self._seen[player] for player in keep}
+        self.remembers = keep
+        self.events = []
+
+    def _catch_up(self, player: str) -> list[Event]:
         copies, upto = self._seen.get(player, ([], 0))
-        copies.extend(redacted(self.game, self.events[upto:], player))
-        self._seen[player] = (copies, len(self.events))
+        if self.remembers is None:
+            copies.extend(redacted(self.game, self.events[upto:], player))
+            self._seen[player] = (copies, len(self.events))
+        return copies
+
+    def knowledge(self, player: str) -> SeatKnowledge:
+        """What ``player``'s seat knows now, for a bot: a copy that later steps leave alone.
+        A seat left out by ``remember_only`` knows the view alone, without the events."""
+        copies = self._catch_up(player) if player in self._seen or self.remembers is None else []
         return seat_knowledge(self.game, self.state, player, tuple(copies))
 
     def record(self, log: Sequence[LoggedStep]) -> dict[str, Any]:

@@ -102,6 +102,9 @@ class Members:
         seat = self.seat_of(key)
         return seat.player_id if seat is not None else None
 
+    def bot_players(self) -> list[str]:
+        return [player for player, seat in self.seats.items() if seat.bot]
+
     def is_bot(self, player: str) -> bool:
         seat = self.seats.get(player)
         return seat is not None and seat.bot

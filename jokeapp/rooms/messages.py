@@ -4,7 +4,7 @@ own copy of the events and the view)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 
@@ -89,6 +89,8 @@ def snapshot(room: Room, key: str) -> p.SnapshotMessage:
     viewer = seat.player_id if seat is not None else None
     nickname = seat.nickname if seat is not None else (spectator.nickname if spectator else "")
     match = room.match
+    view = room.view_for(viewer)
+    room.audience.views.sent(viewer, view)  # the next update patches this one
     return p.SnapshotMessage(
         seq=room.audience.seq,
         room=room_info(room),
@@ -98,7 +100,7 @@ def snapshot(room: Room, key: str) -> p.SnapshotMessage:
             nickname=nickname,
             host=viewer is not None and viewer == room.members.host_id,
         ),
-        view=room.view_for(viewer),
+        view=view,
         pending=pending_info(room),
         seed_hash=match.seed_hash if match is not None else None,
         last_client_seq=room.series.last_client_seq.get(viewer, 0) if viewer else 0,
@@ -134,14 +136,19 @@ def publish(
         audience.away_sent = away
     info = room_info(room) if room_changed else None
     pending = pending_info(room)
+    viewers = {key: room.members.viewer_of(key) for key, _ in audience}
+    # every viewer's view at once, each sent as a patch of the one it holds (or whole)
+    views = audience.views.update(room.views_for(dict.fromkeys(viewers.values())))
     per_viewer: dict[str | None, p.UpdateMessage] = {}
     for key, conn in audience:
-        viewer = room.members.viewer_of(key)
+        viewer = viewers[key]
         if viewer not in per_viewer:
+            view, patch = views[viewer]
             per_viewer[viewer] = p.UpdateMessage(
                 seq=seq,
                 events=redacted(room.game, events or [], viewer),
-                view=room.view_for(viewer),
+                view=view,
+                patch=cast("list[p.PatchOp] | None", patch),  # dicts of PatchOp's shape
                 pending=pending,
                 room=info,
                 ack=None,

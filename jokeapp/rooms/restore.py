@@ -78,6 +78,7 @@ def _match(loaded: LoadedRoom, game: Game[Any]) -> Match | None:
         return None
     tail = [LoggedStep(a.actor, a.action, a.auto) for a in loaded.tail]
     match = Match.restore(game, m.match, m.options, m.players, m.seed, loaded.snapshot, tail)
+    match.remember_only(r.player_id for r in loaded.seats if r.bot_policy is not None)
     if loaded.tail:
         match.steps = loaded.tail[-1].step
     return match

@@ -12,10 +12,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any
 
-from jokeapp.core.contract import Action, Event, Game, presentation_pause
+from jokeapp.core.contract import Action, Event, Game, presentation_pause, views_of
 from jokeapp.core.rng import Rng
 from jokeapp.rooms import commands as cmd
 from jokeapp.rooms.absence import Absences
@@ -173,6 +173,13 @@ class Room:
         match = self.series.match
         return None if match is None else self.game.view(match.state, viewer)
 
+    def views_for(self, viewers: Iterable[str | None]) -> dict[str | None, Any]:
+        """``view_for`` of several viewers at once (they share what they see alike)."""
+        match = self.series.match
+        if match is None:
+            return dict.fromkeys(viewers)
+        return views_of(self.game, match.state, viewers)
+
     def kick_action(self) -> Mapping[str, Any] | None:
         return self.book.policy.kick_action
 
@@ -183,6 +190,7 @@ class Room:
         await self.store.begin_match(
             MatchRow(self.room_id, match.number, match.seed, match.players, dict(match.options))
         )
+        match.remember_only(self.members.bot_players())  # only bots ask what their seat saw
         self.series.begin(match)
         self.absences.reset()
         await self.store.save_room(self.row())
@@ -251,6 +259,7 @@ class Room:
         row, actions = stored
         steps = [LoggedStep(a.actor, a.action, a.auto) for a in actions]
         match = Match.restore(self.game, row.match, row.options, row.players, row.seed, None, steps)
+        match.remember_only(self.members.bot_players())
         self.series.reloaded(match)
         self.book.refresh(self.game.pending(match.state), None, self.clock.now())
 

@@ -193,7 +193,8 @@ def render(
     lines += ["", "== setup"]
     lines += _events_block(game, recorder.record["setupEvents"], viewers)
     lines += _views_block(game, state, viewers, seen)
-    seats = SeatLog(game, players, recorder.record["setupEvents"])  # what each bot may know
+    # what each bot may know, handed to it as the simulator does
+    seats = SeatLog(game, players, recorder.record["setupEvents"], recorder.options)
     rng = bot_rng(seed)
     step = 0
     while not game.is_over(state):
@@ -205,7 +206,7 @@ def render(
         action: Action = (
             game.on_timeout(state, actor)
             if auto
-            else game.bots[bots[actor]](seats.knowledge(state, actor), rng)
+            else (bot := game.bots[bots[actor]])(seats.knowledge_for(bot, state, actor), rng)
         )
         events = recorder.step(actor, action, auto)
         seats.add(events)

@@ -57,11 +57,11 @@ def play_recorded(
     """Plays to the end or to ``max_steps`` steps, whichever comes first (then the record is
     cut off); when several players are pending, the first listed acts first.
 
-    Each bot is asked with its seat's knowledge only (core.bots.SeatLog). ``budget`` goes to
+    Each bot is asked with its seat's knowledge only (core.bots.SeatLog.knowledge_for). ``budget`` goes to
     every bot (search bots read it); a callable makes a fresh one per move (a time limit).
     ``on_move(player, seconds)`` hears how long each move took."""
     recorder = Recorder.begin(game, options, players, seed, with_states)
-    seats = SeatLog(game, players, recorder.record["setupEvents"])
+    seats = SeatLog(game, players, recorder.record["setupEvents"], recorder.options)
     rng = bot_rng(seed)
     state = recorder.state
     steps = 0
@@ -70,9 +70,10 @@ def play_recorded(
             recorder.cut_off()
             return PlayedGame(seed, list(players), recorder.record, state, steps, cut_off=True)
         player = game.pending(state)[0].player
-        knowledge = seats.knowledge(state, player)
+        bot = bots[player]
+        knowledge = seats.knowledge_for(bot, state, player)
         started = time.perf_counter()
-        action = bots[player](knowledge, rng, budget() if callable(budget) else budget)
+        action = bot(knowledge, rng, budget() if callable(budget) else budget)
         if on_move is not None:
             on_move(player, time.perf_counter() - started)
         seats.add(recorder.step(player, action))
@@ -89,14 +90,15 @@ def play_fast(
 ) -> tuple[Any, int]:
     """The benchmark loop: no record, one policy for every seat. Returns (state, steps)."""
     state, setup_events = game.start(options, players, seed)
-    seats = SeatLog(game, players, setup_events)
+    seats = SeatLog(game, players, setup_events, options)
     rng = bot_rng(seed)
     apply, pending, is_over = game.apply, game.pending, game.is_over
+    knowledge, add = seats.asker(policy), seats.add
     steps = 0
     while not is_over(state):
         if steps >= MAX_STEPS:
             raise GameDidNotEnd(f"{game.id} seed {seed}: no end after {MAX_STEPS} steps")
         player = pending(state)[0].player
-        seats.add(apply(state, player, policy(seats.knowledge(state, player), rng)))
+        add(apply(state, player, policy(knowledge(state, player), rng)))
         steps += 1
     return state, steps

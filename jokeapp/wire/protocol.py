@@ -229,15 +229,29 @@ class SnapshotMessage(_Wire, tag="snapshot", tag_field="type"):
     setup_events: list[dict[str, Any]] | None = None
 
 
-class UpdateMessage(_Wire, tag="update", tag_field="type"):
+class PatchOp(msgspec.Struct, omit_defaults=True):
+    """One operation of a JSON Patch (RFC 6902) on a view; ``value`` is absent for ``remove``."""
+
+    op: Literal["add", "remove", "replace"]
+    path: str  # a JSON Pointer (RFC 6901) into the view
+    value: Any = msgspec.UNSET
+
+
+class UpdateMessage(_Wire, tag="update", tag_field="type", omit_defaults=True):
+    """Sent often, so a field at its default (null, false) is left out."""
+
     seq: int
     events: list[dict[str, Any]]  # redacted for this viewer
-    view: dict[str, Any] | None
     pending: list[PendingInfo]
+    # The viewer's whole view, when it starts (a new match) or a patch would be as big;
+    # else absent, and ``patch`` (absent: the view did not change) turns the view of update
+    # ``seq - 1`` (or of the snapshot) into this one.
+    view: dict[str, Any] | None = None
     room: RoomInfo | None = None  # present when seats, host, status or options changed
     ack: int | None = None  # the clientSeq of this viewer's own action that made this update
     actor: str | None = None  # who acted (None: a room change, not a game action)
     auto: bool = False  # the action was taken by the timeout rule
+    patch: list[PatchOp] | None = None
 
 
 class ErrorMessage(_Wire, tag="error", tag_field="type"):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import subprocess
@@ -9,6 +10,7 @@ import sys
 
 from jokeapp.bench.capacity import held
 from jokeapp.bench.load import free_port
+from jokeapp.bench.memory import measure
 from jokeapp.bench.profile import aggregate
 
 
@@ -80,3 +82,10 @@ def test_profile_shares_come_from_the_collapsed_stacks() -> None:
     assert own["Match.apply (jokeapp/rooms/match.py)"] == 3
     assert stages["  apply (Match.apply: rules)"] == 3
     assert stages["SQLite thread (aiosqlite worker)"] == 4
+
+
+def test_the_memory_tool_counts_what_idle_rooms_hold_mid_match() -> None:
+    row = asyncio.run(measure(rooms=3, steps=5))
+    assert row["rooms"] == 3 and row["steps"] >= 5  # every room played, then idles
+    assert 1.0 < row["kib_per_room"] < 1024.0
+    assert row["top"] and all(size > 0 for _, size in row["top"][:1])

@@ -404,6 +404,7 @@ def test_table_ring_rules_pictures_draw_and_reduced_motion(new_page: Any) -> Non
     pictures = page.get_by_test_id("title-pictures")
     assert pictures.locator("li").count() == 5
     assert "대왕" in pictures.inner_text() and "대농노" in pictures.inner_text()
+    assert "대왕이 또 1등으로 나갈 확률" in page.get_by_test_id("rules-facts").inner_text()
     page.get_by_role("button", name="닫기").first.click()
 
     checks = Checks()

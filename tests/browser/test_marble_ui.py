@@ -7,6 +7,7 @@ the screen appear (`staged`), so they run every time and do not depend on luck.
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from collections.abc import Callable
@@ -24,6 +25,7 @@ from tests.browser.flows import (
     play_until,
     result_shown,
 )
+from tests.heldview import held_view
 
 pytestmark = pytest.mark.browser
 
@@ -193,9 +195,16 @@ def _staged(page: Any, patch: Callable[[dict[str, Any]], bool | None]) -> None:
 
     def route(ws: Any) -> None:
         server = ws.connect_to_server()
+        held: dict[str, Any] = {"view": None}  # the server's view, patched as a client does
 
         def down(message: str | bytes) -> None:
             data = json.loads(message)
+            if data.get("type") in ("snapshot", "update"):
+                held["view"] = held_view(held["view"], data)
+                if isinstance(held["view"], dict):
+                    # the page gets the whole view, staged, instead of the server's patch
+                    data.pop("patch", None)
+                    data["view"] = copy.deepcopy(held["view"])
             if isinstance(data.get("view"), dict) and patch(data["view"]) is False:
                 return
             ws.send(json.dumps(data))
@@ -429,6 +438,8 @@ def test_tips_leave_and_sheets_close_the_way_a_phone_user_expects(new_page: Any)
     page.get_by_test_id("rules").wait_for()
     assert page.get_by_test_id("rules-pictures").count() == 1
     assert "랜드마크" in page.get_by_test_id("rules-buildings").inner_text()
+    # a few facts of the committed balance report (docs/analysis/marble/facts.json)
+    assert "출발 순서 1번이 이길 확률" in page.get_by_test_id("rules-facts").inner_text()
     shot(page, "rules-marble")
     page.keyboard.press("Escape")
     page.get_by_test_id("rules").wait_for(state="detached")

@@ -13,22 +13,31 @@ from jokeapp.rooms.manager import RoomManager, installed_games
 from jokeapp.rooms.room import Room
 from jokeapp.store.memory import MemoryStore
 from jokeapp.wire.protocol import ServerMessage
+from tests.heldview import held_view, with_defaults
 from tests.rooms.fakegame import GAME as RACE
 
 _server_message = msgspec.json.Decoder(ServerMessage)
 
 
 class FakeConn:
-    """A connection that keeps what it was sent, checked against the wire protocol."""
+    """A connection that keeps what it was sent, checked against the wire protocol.
+
+    Like a client, it patches the view it holds with each update's ``patch``; the update kept
+    in ``sent`` then has that view as its ``view`` (the patch stays under ``patch``)."""
 
     def __init__(self) -> None:
         self.sent: list[dict[str, Any]] = []
         self.closed: int | None = None
+        self.view: Any = None
 
     def send(self, message: ServerMessage) -> None:
         raw = msgspec.json.encode(message)
         _server_message.decode(raw)  # every message the room sends is a valid protocol message
-        self.sent.append(msgspec.json.decode(raw))
+        kept = with_defaults(msgspec.json.decode(raw))
+        if kept["type"] in ("snapshot", "update"):
+            self.view = held_view(self.view, kept)
+            kept["view"] = self.view
+        self.sent.append(kept)
 
     def close(self, code: int) -> None:
         self.closed = code

@@ -17,6 +17,8 @@ from typing import Any
 import httpx
 import websockets
 
+from tests.heldview import held_view, with_defaults
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -153,7 +155,7 @@ class Client:
         try:
             async for text in self.ws:
                 self.raw.append(text)
-                message = json.loads(text)
+                message = with_defaults(json.loads(text))
                 self.messages.append(message)
                 await self._on(message)
                 self.changed.set()
@@ -187,7 +189,10 @@ class Client:
             return
         if message.get("room"):
             self.status = message["room"]["status"]
-        self.view = message["view"]
+        # the view as a client holds it: the update's whole view, or the last one patched;
+        # kept in the message too, so checks of what was sent read every view
+        self.view = held_view(self.view, message)
+        message["view"] = self.view
         self.pending = message["pending"]
         await self._maybe_play()
 

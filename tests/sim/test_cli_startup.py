@@ -48,3 +48,14 @@ def test_the_command_line_does_not_load_the_server_stack(argv: tuple[str, ...]) 
 def test_serve_still_loads_its_stack_when_it_runs() -> None:
     code, top_level = _imported("serve", "--help")
     assert code == 0 and "uvicorn" in top_level
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [("--help",), ("analyze", "--help"), ("simulate", "marble", "--games", "1", "--quiet")],
+)
+def test_the_command_line_does_not_load_matplotlib(argv: tuple[str, ...]) -> None:
+    """Only drawing a report's pictures loads it (jokeapp.sim.analysis.plots)."""
+    code, top_level = _imported(*argv)
+    assert code == 0
+    assert "matplotlib" not in top_level and "numpy" not in top_level

@@ -19,6 +19,7 @@ export interface WireProtocol {
   you?: You;
   pendingInfo?: PendingInfo;
   updateMessage?: UpdateMessage;
+  patchOp?: PatchOp;
   errorMessage?: ErrorMessage;
   pongMessage?: PongMessage;
   healthResponse?: HealthResponse;
@@ -115,16 +116,28 @@ export interface PendingInfo {
   kind: string;
   deadline: number | null;
 }
+/**
+ * Sent often, so a field at its default (null, false) is left out.
+ */
 export interface UpdateMessage {
   type: "update";
   seq: number;
   events: {}[];
-  view: {} | null;
   pending: PendingInfo[];
+  view?: {} | null;
   room?: RoomInfo | null;
   ack?: number | null;
   actor?: string | null;
   auto?: boolean;
+  patch?: PatchOp[] | null;
+}
+/**
+ * One operation of a JSON Patch (RFC 6902) on a view; ``value`` is absent for ``remove``.
+ */
+export interface PatchOp {
+  op: "add" | "remove" | "replace";
+  path: string;
+  value?: unknown;
 }
 export interface ErrorMessage {
   type: "error";

@@ -3,6 +3,7 @@
 import type { GameEvent } from './api';
 import type { PendingInfo, RoomInfo, WireProtocol, You } from './protocol.gen';
 import { backoffDelay, classifyUpdate } from './seq';
+import { nextView } from './viewpatch';
 
 type ServerMsg = NonNullable<WireProtocol['serverMessage']>;
 
@@ -171,7 +172,9 @@ export class RoomSession {
     if (this.awaitingSnapshot) return;
     const verdict = classifyUpdate(this.state.seq, msg.seq);
     if (verdict === 'ignore') return;
-    if (verdict === 'gap') {
+    const view = verdict === 'gap' ? undefined : nextView(this.state.view, msg.view as SessionState['view'], msg.patch);
+    if (view === undefined) {
+      // a gap in the numbers, or a patch that does not fit the view held: start over
       this.awaitingSnapshot = true;
       this.socket?.send(JSON.stringify({ type: 'resync' }));
       return;
@@ -180,7 +183,7 @@ export class RoomSession {
     const serial = events.length ? this.state.eventSerial + 1 : this.state.eventSerial;
     this.set({
       seq: msg.seq,
-      view: (msg.view as SessionState['view']) ?? this.state.view,
+      view,
       pending: msg.pending,
       room: msg.room ?? this.state.room,
       events,

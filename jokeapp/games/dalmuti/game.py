@@ -104,6 +104,10 @@ def apply_checked(state: DalmutiState, actor: str, action: Action) -> list[Event
     return apply_return(state, actor, action)
 
 
+def is_over(state: DalmutiState) -> bool:
+    return state.phase.kind == "finished"
+
+
 class DalmutiGame:
     id = "dalmuti"
     title = "신분 카드 게임"
@@ -126,6 +130,18 @@ class DalmutiGame:
         return self.start(options, players, seed)[0]
 
     def apply(self, state: DalmutiState, actor: str, action: Action) -> list[Event]:
+        # A pass on one's turn (most moves) is taken as apply_turn takes it, without the call.
+        if (
+            type(action) is dict
+            and len(action) == 1
+            and action.get("type") == "pass"
+            and actor == state.current
+            and state.phase.kind == "playing"
+            and state.trick.top is not None
+            and actor in state.hands
+        ):
+            state.seq += 1
+            return pass_turn(state, actor)
         events = apply_turn(state, actor, action)
         if events is None:  # not the common case: the full checks, in their order
             events = apply_checked(state, actor, action)
@@ -140,17 +156,24 @@ class DalmutiGame:
     def view(self, state: DalmutiState, viewer: str | None) -> dict[str, Any]:
         return views.view(state, viewer)
 
+    def views(
+        self, state: DalmutiState, viewers: list[str | None]
+    ) -> dict[str | None, dict[str, Any]]:
+        return views.views(state, viewers)
+
     def redact_event(self, event: Event, viewer: str | None) -> Event | None:
         return views.redact_event(event, viewer)
 
-    def legal_actions(self, state: DalmutiState, player: str) -> list[Action]:
-        return legal.legal_actions(state, player)
+    legal_actions = staticmethod(legal.legal_actions)
 
     def legal_actions_from_view(self, view: Mapping[str, Any], player: str) -> list[Action]:
         return view_legal.legal_actions_from_view(view, player)
 
-    def is_over(self, state: DalmutiState) -> bool:
-        return state.phase.kind == "finished"
+    # Optional contract hook (jokeapp.core.contract.legal_sequence); asked before every move
+    # of a random bot.
+    legal_sequence = staticmethod(legal.legal_sequence)
+
+    is_over = staticmethod(is_over)  # asked before every move: no extra call
 
     def result(self, state: DalmutiState) -> dict[str, Any] | None:
         return game_result(state) if state.phase.kind == "finished" else None

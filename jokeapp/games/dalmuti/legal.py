@@ -13,7 +13,9 @@ off the sorted hand, without building choices (tests/dalmuti/test_review_bot_sam
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Sequence
 from itertools import combinations
+from typing import overload
 
 from jokeapp.core.contract import Action
 from jokeapp.games.dalmuti.data import CARD_IDS, CARD_NUMBERS, FIRST_CARD, JESTER
@@ -164,3 +166,85 @@ def legal_actions(state: DalmutiState, player: str) -> list[Action]:
     if top is not None:
         plays.append({"type": "pass"})
     return plays
+
+
+_NO_CARDS: list[int] = []  # TurnActions of a single to follow keeps no hand (never changed)
+
+
+class TurnActions(Sequence[Action]):
+    """``legal_actions`` of the player whose turn it is in play, the same actions in the same
+    order, each built only when read: a random bot reads one of them, so counting the others
+    is enough (``lead_count``, ``single_follows``, ``multi_follows``). Holds copies of what
+    it needs of the hand and the top set, nothing of the state."""
+
+    __slots__ = ("_hand", "_len", "_need", "_sets")
+
+    def __init__(self, hand: list[int], top: Play | None) -> None:
+        # a lead: None; a single: the lowest card of each number below top's; a set of
+        # ``need``: (start, used) of multi_follows; the pass comes after them
+        self._sets: list[int] | list[tuple[int, int]] | None
+        if top is None:
+            self._hand = hand = hand[:]
+            self._need = 0
+            self._sets = None
+            self._len = lead_count(hand)
+            return
+        self._need = need = top.count
+        below_top = bisect_left(hand, FIRST_CARD[top.rank])
+        if need == 1:  # the cards themselves: the hand is not needed again
+            self._hand = _NO_CARDS
+            singles = single_follows(hand, below_top)
+            self._sets = singles
+            self._len = len(singles) + 1
+        else:
+            self._hand = hand = hand[:]
+            sets = multi_follows(hand, below_top, need)
+            self._sets = sets
+            self._len = len(sets) + 1
+
+    def __len__(self) -> int:
+        return self._len
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Action]: ...
+
+    def __getitem__(self, index: int | slice) -> Action | list[Action]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._len))]
+        if index < 0:
+            index += self._len
+        if not 0 <= index < self._len:
+            raise IndexError("legal action index out of range")
+        sets = self._sets
+        if sets is None:
+            return {"type": "play", "cardIds": lead_cards(self._hand, index)}
+        if index == len(sets):
+            return {"type": "pass"}
+        found = sets[index]
+        if isinstance(found, int):
+            return {"type": "play", "cardIds": [CARD_IDS[found]]}
+        start, used = found
+        hand, need = self._hand, self._need
+        cards = hand[start : start + used]
+        if used < need:
+            cards += hand[used - need :]  # jesters sort last
+        return {"type": "play", "cardIds": [CARD_IDS[card] for card in cards]}
+
+    def __repr__(self) -> str:
+        return f"TurnActions({list(self)!r})"
+
+
+def legal_sequence(state: DalmutiState, player: str) -> Sequence[Action]:
+    """``legal_actions`` for a bot that reads nothing else; on a turn in play, built lazily."""
+    hand = state.hands.get(player)
+    if hand is None or state.phase.kind != "playing" or player != state.current:
+        return legal_actions(state, player)
+    top = state.trick.top
+    if top is not None and (
+        not hand or hand[0] >= FIRST_CARD[top.rank]
+    ):  # nothing beats it (a third of
+        return [{"type": "pass"}]  # all moves): the pass alone, no need to count
+    return TurnActions(hand, top)

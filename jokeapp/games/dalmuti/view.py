@@ -71,12 +71,13 @@ def tax_view(state: DalmutiState, viewer: str | None) -> list[dict[str, Any]]:
     return moves
 
 
-def view(state: DalmutiState, viewer: str | None) -> dict[str, Any]:
+def public_view(state: DalmutiState) -> dict[str, Any]:
+    """What everyone sees alike, in the view's key order; ``viewer``, ``hand`` and ``tax`` are
+    the spectator's (see ``viewer_view``)."""
     seats = len(state.order)
-    seated = viewer is not None and viewer in state.hands
-    shown: dict[str, Any] = {
+    return {
         "game": "dalmuti",
-        "viewer": viewer,
+        "viewer": None,
         "options": options_json(state.options),
         "players": list(state.players),
         "order": list(state.order),
@@ -86,7 +87,7 @@ def view(state: DalmutiState, viewer: str | None) -> dict[str, Any]:
         "revolution": state.revolution,
         "revolutionBy": state.revolution_by,
         "handCounts": {player: len(state.hands[player]) for player in state.order},
-        "hand": [card_json(card) for card in state.hands[viewer]] if seated and viewer else None,
+        "hand": None,
         "trick": trick_json(state),
         "current": state.current if state.phase.kind == "playing" else None,
         "finishOrder": list(state.finish_order),
@@ -94,10 +95,30 @@ def view(state: DalmutiState, viewer: str | None) -> dict[str, Any]:
             {"order": list(r.order), "revolution": r.revolution} for r in state.round_results
         ],
         "totals": dict(state.totals),
-        "tax": tax_view(state, viewer),
+        "tax": None,
         "discardCount": len(state.discard),
         "result": game_result(state) if state.phase.kind == "finished" else None,
     }
+
+
+def view(state: DalmutiState, viewer: str | None) -> dict[str, Any]:
+    return viewer_view(state, public_view(state), viewer)
+
+
+def views(state: DalmutiState, viewers: list[str | None]) -> dict[str | None, dict[str, Any]]:
+    """Each viewer's view, sharing the public part's objects (see core.contract.views_of)."""
+    public = public_view(state)
+    return {viewer: viewer_view(state, public, viewer) for viewer in viewers}
+
+
+def viewer_view(state: DalmutiState, public: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+    """``public`` as ``viewer`` sees it: a new dict, ``public`` is left as it is."""
+    seated = viewer is not None and viewer in state.hands
+    shown = dict(public)
+    shown["viewer"] = viewer
+    if seated and viewer:
+        shown["hand"] = [card_json(card) for card in state.hands[viewer]]
+    shown["tax"] = tax_view(state, viewer)
     # Only the holder of both jesters learns they may revolt, and only the declarer that the
     # declaration counts (it waits for the others); nobody else sees either key at all.
     if seated and viewer and can_declare(state, viewer):

@@ -1,10 +1,11 @@
 """Bots: ``(knowledge, rng, budget) -> action``, deciding from the seat's view only.
 
 random: uniform over the legal actions other than trades, and now and then a small random
-trade. easy: buys the lands up to 28만 it can pay for, builds villas only, never takes over or
-pays to leave the island, and one decision in three is any legal one. normal: buys and builds
-keeping back the worst toll of its next roll, takes over only to complete a group, leaves the
-island early only, travels wisely, sells the least valuable first, trades fairly.
+trade; without trading it reads nothing but its legal actions (core.bots.legal_only). easy:
+buys the lands up to 28만 it can pay for, builds villas only, never takes over or pays to leave
+the island, and one decision in three is any legal one. normal: buys and builds keeping back
+the worst toll of its next roll, takes over only to complete a group, leaves the island early
+only, travels wisely, sells the least valuable first, trades fairly.
 hard: Monte Carlo rollouts of each candidate (search.py).
 
 The rules below read a ``MarbleState`` rebuilt from the view (view_legal.state_from_view): the
@@ -14,9 +15,10 @@ ever CONCEDEs; randomness comes only from the Rng they are given.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from jokeapp.core.bots import Budget, SeatKnowledge
+from jokeapp.core.bots import NO_VIEW, Budget, SeatKnowledge, legal_only
 from jokeapp.core.contract import Action
 from jokeapp.core.rng import Rng
 from jokeapp.games.marble.data import (
@@ -53,7 +55,7 @@ EASY_RESERVE = 10
 EASY_DEAREST = 28  # easy buys no land dearer than this (the last two lines' dearer cities)
 
 
-def _pick(actions: list[Action], rng: Rng) -> Action:
+def _pick(actions: Sequence[Action], rng: Rng) -> Action:
     return actions[rng.below(len(actions))]
 
 
@@ -91,16 +93,26 @@ def _not_trades(legal: Sequence[Action]) -> list[Action]:
     return [action for action in legal if action["type"] != "PROPOSE_TRADE"]
 
 
+def _no_trading(options: Mapping[str, Any]) -> bool:
+    return not options.get("trade", True)
+
+
+@legal_only(when=_no_trading)
 def random_bot(knowledge: SeatKnowledge, rng: Rng, budget: Budget | None = None) -> Action:
     view, player = knowledge.view, knowledge.player
+    # Without trading it reads only its legal actions and is handed no view (core.bots.NO_VIEW).
     trading = (
-        view["phase"] == TURN_START and view["options"]["trade"] and view["tradesThisTurn"] < 2
+        view is not NO_VIEW
+        and view["phase"] == TURN_START
+        and view["options"]["trade"]
+        and view["tradesThisTurn"] < 2
     )
     if trading and rng.below(RANDOM_TRADE_ODDS) == 0:
         offer = _random_trade(state_from_view(view), player, rng)
         if offer is not None:
             return offer
-    choices = _not_trades(knowledge.legal)
+    # handed no view, it plays without trading: its legal actions list no trade
+    choices = knowledge.legal if view is NO_VIEW else _not_trades(knowledge.legal)
     if len(choices) <= 1:
         return choices[0] if choices else {"type": "ROLL"}  # the only choice: nothing to draw
     return _pick(choices, rng)

@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from jokeapp.core.bots import Bot
-from jokeapp.core.contract import Action, Event, Pending, WireTypes
+from jokeapp.core.contract import Action, Event, WireTypes
 from jokeapp.core.options import options_from
 from jokeapp.core.rng import Rng
 from jokeapp.games.marble import actions as A
@@ -34,7 +34,7 @@ from jokeapp.games.marble.stats import MarbleStats
 from jokeapp.games.marble.tables import display_tables
 from jokeapp.games.marble.timeouts import ABSENCE, on_timeout, pending
 from jokeapp.games.marble.trade import propose_trade, respond_trade
-from jokeapp.games.marble.view import view
+from jokeapp.games.marble.view import view, views
 from jokeapp.games.marble.view_legal import legal_actions_from_view
 from jokeapp.games.marble.wire import MarbleAction, MarbleEvent, MarbleView
 
@@ -54,6 +54,10 @@ HANDLERS: dict[str, Handler] = {
     A.TRADE_RESPOND: lambda s, e, p, a: respond_trade(s, e, p, a["accept"]),
     A.CONCEDE: lambda s, e, p, a: concede(s, e, p),
 }
+
+
+def is_over(state: MarbleState) -> bool:
+    return state.phase == FINISHED
 
 
 class MarbleGame:
@@ -89,7 +93,9 @@ class MarbleGame:
         return self.start(options, players, seed)[0]
 
     def apply(self, state: MarbleState, actor: str, action: Action) -> list[Event]:
-        kind = action_type(action)
+        # a well-formed ROLL (most moves) needs no look-up of its fields
+        plain_roll = type(action) is dict and len(action) == 1 and action.get("type") == A.ROLL
+        kind = A.ROLL if plain_roll else action_type(action)
         if state.phase == FINISHED:
             reject("game_over")
         piece = state.players.get(actor) if type(actor) is str else None
@@ -98,11 +104,13 @@ class MarbleGame:
         if not piece.alive:
             reject("out_of_game")
         events: list[Event] = []
-        HANDLERS[kind](state, events, actor, action)
+        if kind == A.ROLL:  # most moves: no handler to look up
+            roll(state, events, actor)
+        else:
+            HANDLERS[kind](state, events, actor, action)
         return events
 
-    def pending(self, state: MarbleState) -> list[Pending]:
-        return pending(state)
+    pending = staticmethod(pending)  # asked before every move: no extra call
 
     def on_timeout(self, state: MarbleState, player: str) -> Action:
         return on_timeout(state, player)
@@ -110,18 +118,21 @@ class MarbleGame:
     def view(self, state: MarbleState, viewer: str | None) -> dict[str, Any]:
         return view(state, viewer)
 
+    def views(
+        self, state: MarbleState, viewers: list[str | None]
+    ) -> dict[str | None, dict[str, Any]]:
+        return views(state, viewers)
+
     def redact_event(self, event: Event, viewer: str | None) -> Event | None:
         """Every marble event is public (a card's id is shown as it is drawn)."""
         return event
 
-    def legal_actions(self, state: MarbleState, player: str) -> list[Action]:
-        return legal_actions(state, player)
+    legal_actions = staticmethod(legal_actions)  # a random bot's every move: no extra call
 
     def legal_actions_from_view(self, view: Mapping[str, Any], player: str) -> list[Action]:
         return legal_actions_from_view(view, player)
 
-    def is_over(self, state: MarbleState) -> bool:
-        return state.phase == FINISHED
+    is_over = staticmethod(is_over)  # asked before every move: no extra call
 
     def result(self, state: MarbleState) -> dict[str, Any] | None:
         return game_result(state)

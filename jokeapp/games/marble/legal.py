@@ -89,16 +89,21 @@ def _offer(to: str, give: list[int], give_cash: int, take: list[int], take_cash:
 
 
 def legal_actions(state: MarbleState, player: str) -> list[Action]:
-    if pending_player(state) != player:
-        return []
     phase = state.phase
-    if phase == TURN_START:
+    if phase == TURN_START:  # most moves: the turn's holder is the one pending
+        if state.order[state.current] != player:
+            return []
+        piece = state.players[player]
+        if not piece.space_pending and piece.island_left <= 0 and not state.options.trade:
+            return [{"type": "ROLL"}]  # turn_start_actions of a plain turn, trading off
         actions = turn_start_actions(state, player)
         if state.options.trade and state.trades_this_turn < MAX_TRADES_PER_TURN:
             actions.extend(simple_trades(state, player))
         return actions
     if phase == DECIDE:
-        return decide_actions(state, player)
+        return decide_actions(state, player) if state.order[state.current] == player else []
+    if pending_player(state) != player:
+        return []
     if phase == DEBT:
         return sell_actions(state, player)
     if phase == TRADE_RESPONSE:

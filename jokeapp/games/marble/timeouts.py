@@ -35,13 +35,17 @@ def pending_player(state: MarbleState) -> str | None:
 
 
 def pending(state: MarbleState) -> list[Pending]:
-    player = pending_player(state)
+    """The one player the game waits for, as prebuilt (``MarbleState.pendings``)."""
+    phase = state.phase
+    turn = phase == TURN_START or phase == DECIDE  # the usual case, read inline
+    player = state.order[state.current] if turn else pending_player(state)
     if player is None:
         return []
-    if state.phase == TRADE_RESPONSE:
-        return [Pending(player, TRADE_RESPONSE, TRADE_ANSWER_SECONDS)]
-    seconds: int | None = state.options.turn_seconds
-    return [Pending(player, state.phase, seconds)]
+    found = state.pendings[phase].get(player)
+    if found is None:  # not one of this game's players: made on the spot
+        seconds = TRADE_ANSWER_SECONDS if phase == TRADE_RESPONSE else state.options.turn_seconds
+        found = Pending(player, phase, seconds)
+    return [found]
 
 
 def cheapest_sale(state: MarbleState, player: str) -> Action:

@@ -82,10 +82,27 @@ def space_preview(state: MarbleState, player: str) -> dict[str, Any]:
     return {"fee": SPACE_FEE if owner else 0, "to": owner, "destinations": destinations}
 
 
-def view(state: MarbleState, viewer: str | None) -> dict[str, Any]:
+def public_view(state: MarbleState) -> dict[str, Any]:
+    """What everyone sees alike: the spectator's view without ``viewer``."""
     seen = to_json(state, hidden=False)  # all but HIDDEN
     seen["deckCount"] = len(state.deck)
     seen["currentPlayer"] = state.order[state.current]
+    return seen
+
+
+def view(state: MarbleState, viewer: str | None) -> dict[str, Any]:
+    return viewer_view(state, public_view(state), viewer)
+
+
+def views(state: MarbleState, viewers: list[str | None]) -> dict[str | None, dict[str, Any]]:
+    """Each viewer's view, sharing the public part's objects (see core.contract.views_of)."""
+    public = public_view(state)
+    return {viewer: viewer_view(state, public, viewer) for viewer in viewers}
+
+
+def viewer_view(state: MarbleState, public: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+    """``public`` as ``viewer`` sees it: a new dict, ``public`` is left as it is."""
+    seen = dict(public)
     seen["viewer"] = viewer
     if viewer is None:
         return seen

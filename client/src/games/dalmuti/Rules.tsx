@@ -1,4 +1,5 @@
 // The card game's rules sheet: the rules in short, the card table and the five title pictures.
+import { ReportFacts } from '../../ui/Facts';
 import { TitlePictures } from './TitlePictures';
 import { CARD_NAMES } from './words';
 
@@ -34,6 +35,7 @@ export function DalmutiRules() {
       </table>
       <p>신분: 👑 대왕 → 🎩 소왕 → 🧢 평민 → 🧺 소농노 → 🪣 대농노</p>
       <TitlePictures />
+      <ReportFacts game="dalmuti" />
       <p class="muted">점수는 이 방 결과 표시용이에요.</p>
     </div>
   );

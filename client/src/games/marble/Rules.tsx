@@ -1,4 +1,5 @@
 // The marble rules sheet: pictures of the special squares and building steps, the rules in short.
+import { ReportFacts } from '../../ui/Facts';
 
 /** The pictures at the top of the rules: the board's special squares and the building
  * steps of spec 9 (별장 → 빌딩 → 호텔 → 랜드마크), drawn with emoji. */
@@ -36,6 +37,7 @@ export function MarbleRules() {
         <li>🏆 혼자 남거나, 라운드가 끝났을 때 총자산(현금 + 땅 + 건물)이 가장 많으면 이겨요.</li>
       </ul>
       <Pictures items={BUILDING_PICTURES} testId="rules-buildings" />
+      <ReportFacts game="marble" />
       <p class="muted">돈은 이 방 안에서만 쓰는 놀이용 돈이에요. 저장되거나 바꿀 수 없어요.</p>
     </div>
   );

@@ -1,0 +1,134 @@
+"""The fast way of asking a bot (core.bots.SeatLog.asker) against the plain one (the seat's
+whole knowledge: view, events, legal actions read off the view), on random play.
+
+A bot marked ``legal_only`` is handed its legal actions alone, listed from the state by the
+game's ``legal_sequence`` (dalmuti's builds a turn's actions only when read). Both must come
+to the same thing: the same actions in the same order, nothing of the state inside, and the
+same move from the bot for the same draws of its generator, so whole games agree.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from jokeapp.core.bots import NO_VIEW, SeatKnowledge, SeatLog, reads_only_legal, seat_knowledge
+from jokeapp.core.contract import legal_sequence
+from jokeapp.core.options import resolve_options
+from jokeapp.core.rng import Rng
+from jokeapp.games import GAME_IDS, get_game
+from jokeapp.games.dalmuti.legal import TurnActions
+from jokeapp.games.dalmuti.state import Play
+from jokeapp.sim.play import bot_rng, play_fast, player_ids
+from tests.bots.test_levels import holds_no_state, plain
+
+GAMES_PER_ID = 30
+
+
+def random_setup(game: Any, seed: int) -> tuple[dict[str, Any], list[str]]:
+    pick = Rng.from_seed(seed * 31 + 7)
+    options = {spec.key: spec.choices[pick.below(len(spec.choices))] for spec in game.options}
+    if game.id == "marble" and options["maxRounds"] == 0:
+        options["maxRounds"] = 15  # unlimited games are covered elsewhere
+    if game.id == "dalmuti":
+        options["rounds"] = 1
+    count = game.min_players + pick.below(game.max_players - game.min_players + 1)
+    return resolve_options(game.options, options), player_ids(count)
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_the_fast_legal_list_is_the_plain_one_and_holds_no_state(game_id: str) -> None:
+    game = get_game(game_id)
+    fast = legal_sequence(game)
+    checked = 0
+    for seed in range(GAMES_PER_ID):
+        options, players = random_setup(game, seed)
+        state, _ = game.start(options, players, seed)
+        pick = Rng.from_seed(seed)
+        while not game.is_over(state):
+            for player in players:  # the pending seat and every other one
+                listed = fast(state, player)
+                plain_list = game.legal_actions_from_view(game.view(state, player), player)
+                assert list(listed) == plain_list == game.legal_actions(state, player)
+                assert len(listed) == len(plain_list)
+            pending = game.pending(state)[0].player
+            listed = fast(state, pending)
+            before = plain(list(listed))
+            assert holds_no_state(list(listed))
+            action = listed[pick.below(len(listed))] if listed else game.on_timeout(state, pending)
+            game.apply(state, pending, action)
+            assert plain(list(listed)) == before  # a copy: later moves leave it alone
+            checked += 1
+    assert checked > 1000
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_a_legal_only_bot_plays_the_same_moves_from_its_legal_actions_alone(game_id: str) -> None:
+    """The random bots of both games are marked; each move is asked both ways with the same
+    generator state and must be the same, and so must the draws it makes."""
+    game = get_game(game_id)
+    bot = game.bots["random"]
+    fast_asked = plain_asked = 0
+    for seed in range(GAMES_PER_ID):
+        options, players = random_setup(game, seed)
+        state, setup_events = game.start(options, players, seed)
+        seats = SeatLog(game, players, setup_events, options)
+        ask = seats.asker(bot)
+        only = reads_only_legal(bot, options)
+        rng = bot_rng(seed)
+        while not game.is_over(state):
+            player = game.pending(state)[0].player
+            fast = ask(state, player)
+            full = seat_knowledge(game, state, player, tuple(seats.copies(player)))
+            assert type(fast) is SeatKnowledge and fast.player == player
+            if only:
+                assert fast.view is NO_VIEW and fast.events == ()
+                fast_asked += 1
+            else:  # not marked for these options (marble's random bot with trading on)
+                assert fast == full
+                plain_asked += 1
+            assert list(fast.legal) == list(full.legal)
+            twin = rng.copy()
+            action = bot(fast, rng)
+            assert bot(full, twin) == action and twin.state == rng.state
+            seats.add(game.apply(state, player, action))
+    assert fast_asked > 1000
+    if game_id == "marble":
+        assert plain_asked > 100  # some random options turn trading on
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_the_benchmark_loop_plays_the_game_the_plain_loop_plays(game_id: str) -> None:
+    """play_fast (the fast asking) and a loop that hands every bot its whole knowledge end in
+    the same state after the same number of steps."""
+    game = get_game(game_id)
+    bot = game.bots["random"]
+    for seed in range(1, 1 + GAMES_PER_ID // 3):
+        options = resolve_options(game.options, {})
+        players = player_ids(game.max_players if game_id == "marble" else 5)
+        fast_state, fast_steps = play_fast(game, options, players, seed, bot)
+        state, events = game.start(options, players, seed)
+        rng = bot_rng(seed)
+        steps = 0
+        while not game.is_over(state):
+            player = game.pending(state)[0].player
+            knowledge = seat_knowledge(game, state, player, tuple(events))
+            events.extend(game.apply(state, player, bot(knowledge, rng)))
+            steps += 1
+        assert (fast_steps, game.to_json(fast_state)) == (steps, game.to_json(state))
+
+
+def test_turn_actions_index_like_a_list() -> None:
+    hand = [0, 1, 5, 9, 20, 77, 78]  # sorted card ints: a few numbers and one jester (78)
+    for top in (None, Play((30,), 1, 9, "x"), Play((30, 31), 2, 9, "x")):
+        lazy = TurnActions(hand, top)
+        listed = list(lazy)
+        assert len(listed) == len(lazy) > 0
+        assert lazy[-1] == listed[-1] and lazy[1:3] == listed[1:3] and lazy[::-1] == listed[::-1]
+        for index in (len(listed), -len(listed) - 1):
+            with pytest.raises(IndexError):
+                lazy[index]
+        hand.append(79)  # the list it was made from changes: it does not
+        assert list(lazy) == listed
+        hand.pop()

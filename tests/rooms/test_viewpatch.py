@@ -1,0 +1,156 @@
+"""Views sent as what changed: the JSON Patch between the view a viewer holds and the next."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import jsonpatch
+import msgspec
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from jokeapp.rooms.clock import FakeClock
+from jokeapp.rooms.manager import RoomManager
+from jokeapp.rooms.viewpatch import MAX_OPS, SentViews, apply_patch, diff
+from tests.rooms.conftest import FakeConn
+from tests.rooms.view_stream import GAMES, stream
+
+
+def same(a: Any, b: Any) -> bool:
+    """Equal as JSON, types included (``1`` is not ``true``), whatever the key order."""
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def copied(value: Any) -> Any:
+    return msgspec.json.decode(msgspec.json.encode(value))
+
+
+keys = st.sampled_from(["a", "b", "c", "p1", "a/b", "m~n", "", "0", "10"])
+
+
+def json_of(leaves: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    return st.recursive(
+        st.none() | leaves | st.sampled_from(["x", "y", "한"]),
+        lambda inner: st.lists(inner, max_size=6) | st.dictionaries(keys, inner, max_size=5),
+        max_leaves=30,
+    )
+
+
+# A view keeps each field's type (jokeapp/games/*/wire.py): a field is a number or a boolean,
+# never one then the other, which ``==`` could not tell apart inside an equal container.
+kinds = st.sampled_from([json_of(st.integers(-3, 3)), json_of(st.booleans())])
+json_pairs = kinds.flatmap(lambda values: st.tuples(values, values))
+json_values = kinds.flatmap(lambda values: values)
+
+
+@settings(deadline=None)  # no timing: a loaded machine must not fail it
+@given(json_pairs)
+def test_a_diff_applied_by_an_rfc_6902_library_gives_the_new_value(pair: tuple[Any, Any]) -> None:
+    old, new = pair
+    ops = diff(old, new)
+    assert same(jsonpatch.apply_patch(copied(old), ops), new)
+    assert same(apply_patch(copied(old), ops), new)
+    assert {op["op"] for op in ops} <= {"add", "remove", "replace"}
+
+
+@settings(deadline=None)
+@given(json_values)
+def test_an_equal_value_needs_no_operation(value: Any) -> None:
+    assert diff(value, copied(value)) == []
+
+
+def test_a_type_change_is_a_replace_and_keys_are_escaped() -> None:
+    assert diff({"a": 1}, {"a": "1"}) == [{"op": "replace", "path": "/a", "value": "1"}]
+    assert diff({"a": None}, {"a": False}) == [{"op": "replace", "path": "/a", "value": False}]
+    assert diff([1], {"0": 1}) == [{"op": "replace", "path": "", "value": {"0": 1}}]
+    assert diff({"a/b": 1, "m~n": 1}, {"a/b": 2, "m~n": 2}) == [
+        {"op": "replace", "path": "/a~1b", "value": 2},
+        {"op": "replace", "path": "/m~0n", "value": 2},
+    ]
+    # a card played from the middle of a hand is one remove, not a shift of every later card
+    hand = [{"id": f"0{n}"} for n in range(1, 8)]
+    assert diff(hand, hand[:2] + hand[4:]) == [
+        {"op": "remove", "path": "/2"},
+        {"op": "remove", "path": "/2"},
+    ]
+
+
+def test_a_viewer_gets_its_whole_view_first_then_patches_then_nothing_if_unchanged() -> None:
+    sent = SentViews()
+    assert sent.update({"p1": {"round": 1}}) == {"p1": ({"round": 1}, None)}  # held none
+    replaced = [{"op": "replace", "path": "/round", "value": 2}]
+    assert sent.update({"p1": {"round": 2}}) == {"p1": (None, replaced)}
+    assert sent.update({"p1": {"round": 2}}) == {"p1": (None, None)}
+    big = {str(i): i for i in range(MAX_OPS + 1)}
+    assert sent.update({"p1": big}) == {"p1": (big, None)}  # a patch as big as the view
+    sent.update({"p2": {"round": 3}})
+    assert sent.update({"p1": {"round": 3}}) == {"p1": ({"round": 3}, None)}  # forgotten
+
+
+@pytest.mark.parametrize("shared", [True, False])
+def test_viewers_whose_views_share_objects_share_the_first_viewers_operations(
+    shared: bool,
+) -> None:
+    sent = SentViews()
+    board = [1, 2]
+    for viewer in ("p1", "p2", "p3"):
+        held = {"board": board if shared else [1, 2], "hand": [viewer], "gone": 1}
+        if viewer == "p3":
+            del held["gone"]  # held apart from the first viewer's
+        sent.sent(viewer, held)
+    new_board = [1, 3]
+    views: dict[str | None, Any] = {
+        viewer: {"board": new_board if shared else [1, 3], "hand": [viewer, "x"], "new": 0}
+        for viewer in ("p1", "p2", "p3")
+    }
+    out = sent.update(views)
+    for viewer in ("p1", "p2", "p3"):
+        _, ops = out[viewer]
+        before: dict[str, Any] = {"board": [1, 2], "hand": [viewer], "gone": 1}
+        if viewer == "p3":
+            del before["gone"]
+        assert same(jsonpatch.apply_patch(before, ops or []), views[viewer]), viewer
+
+
+@pytest.mark.parametrize(("game_id", "players", "seed"), GAMES)
+def test_patched_views_equal_whole_views_over_a_whole_game(
+    game_id: str, players: int, seed: int
+) -> None:
+    held: dict[str | None, Any] = {}
+    patched = 0
+    for raw in stream(game_id, players, seed):
+        line = msgspec.json.decode(raw)
+        viewer = line["viewer"]
+        if line["snapshot"] or line["view"] is not None:
+            held[viewer] = line["view"]
+        elif line["patch"]:
+            held[viewer] = jsonpatch.apply_patch(held[viewer], line["patch"])
+            patched += 1
+        assert same(held[viewer], line["full"]), (viewer, line["step"])
+    assert patched > 50
+
+
+async def test_a_room_sends_patches_that_keep_each_connection_on_the_rooms_view(
+    manager: RoomManager, clock: FakeClock
+) -> None:
+    from tests.rooms.conftest import run_until_over
+
+    room, host, _ = await manager.create("marble", {"maxRounds": 15}, "수진")
+    from jokeapp.rooms import commands as cmd
+
+    await room.call(cmd.AddBot(host, "random"))
+    watch, _ = await room.call(cmd.Join("", "spectator"))
+    p1, watcher = FakeConn(), FakeConn()
+    await room.call(cmd.Connect(p1, host))
+    await room.call(cmd.Start(host))
+    await room.call(cmd.Connect(watcher, watch))  # mid-match: a snapshot, then patches
+    await run_until_over(manager, clock, room)
+    for conn, viewer in ((p1, "p1"), (watcher, None)):
+        updates = conn.of_type("update")
+        assert any(u["patch"] for u in updates)
+        assert same(conn.view, room.view_for(viewer))
+    # the first update of the match carries the whole view (p1 held none before)
+    start = next(u for u in p1.of_type("update") if (u["room"] or {}).get("status") == "playing")
+    assert start["patch"] is None and start["view"] is not None
