@@ -17,7 +17,16 @@ from pathlib import Path
 from jokeapp.bench import engines
 from jokeapp.bench.machine import describe, pin_to_one_core
 
-SECTIONS = ("engines", "tournaments", "load", "capacity", "memory", "profile-before", "profile")
+SECTIONS = (
+    "engines",
+    "tournaments",
+    "load",
+    "capacity",
+    "memory",
+    "profile-before",
+    "profile",
+    "cluster",
+)
 HEADINGS = {  # how each section's Markdown begins
     "engines": "## Engines",
     "tournaments": "## Bot tournaments",
@@ -27,6 +36,7 @@ HEADINGS = {  # how each section's Markdown begins
     # the profile before a round of optimisation, kept as the reference; `profile`: now
     "profile-before": "## Profile (before)",
     "profile": "## Profile (after)",
+    "cluster": "## Cluster",
 }
 
 
@@ -139,6 +149,7 @@ def main(argv: list[str] | None = None) -> int:
         "profile-before": ("profile", [*profile, "--label", "before"]),
         "profile": ("profile", [*profile, "--label", "after"]),
         "tournaments": ("tournaments", quick + [f"--skip={name}" for name in args.skip_match]),
+        "cluster": ("cluster", quick),
     }
     measured = {
         name: tool_section(module, extra)

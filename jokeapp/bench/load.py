@@ -232,10 +232,16 @@ class Generator:
     """The rooms of one generator process and the figures of its windows."""
 
     def __init__(
-        self, address: str, http: httpx.AsyncClient, window: Any, think: float, bots: int
+        self,
+        addresses: list[str],
+        http: list[httpx.AsyncClient],
+        window: Any,
+        think: float,
+        bots: int,
     ) -> None:
-        self.address = address
+        self.addresses = addresses  # the nodes: room k is opened on node k, its seats go round
         self.http = http
+        self.opened = 0
         self.window = window  # shared with the parent: >0 while window N is open
         self.think = think
         self.bots = bots
@@ -263,13 +269,16 @@ class Generator:
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    async def post(self, path: str, token: str | None = None, **kwargs: Any) -> dict[str, Any]:
+    async def post(
+        self, path: str, token: str | None = None, node: int = 0, **kwargs: Any
+    ) -> dict[str, Any]:
         """A POST that survives a dropped keep-alive connection under load (3 tries)."""
         headers = {"Authorization": f"Bearer {token}"} if token else {}
+        http = self.http[node % len(self.http)]
         for attempt in range(3):
             try:
                 async with self.sem:
-                    response = await self.http.post(path, headers=headers, **kwargs)
+                    response = await http.post(path, headers=headers, **kwargs)
                 if response.status_code >= 400:
                     raise RuntimeError(f"POST {path}: {response.status_code} {response.text[:200]}")
                 result: dict[str, Any] = response.json()
@@ -280,15 +289,27 @@ class Generator:
                 await asyncio.sleep(0.2)
         raise AssertionError("unreachable")
 
+    def ws_url(self, node: int, room_id: str) -> str:
+        return f"ws://{self.addresses[node % len(self.addresses)]}/ws/{room_id}"
+
     async def open_room(self) -> Room:
+        k = self.opened
+        self.opened += 1
         created = await self.post(
-            "/api/rooms", json={"game": "marble", "nickname": "p1", "options": {"maxRounds": 30}}
+            "/api/rooms",
+            node=k,
+            json={"game": "marble", "nickname": "p1", "options": {"maxRounds": 30}},
         )
         room = Room(created["code"], created["token"])
-        url = f"ws://{self.address}/ws/{created['roomId']}"
-        room.seats.append(Seat(self, room, url, created["token"], created["playerId"], True))
+        rid = created["roomId"]
+        room.seats.append(
+            Seat(self, room, self.ws_url(k, rid), created["token"], created["playerId"], True)
+        )
         for i in range(2, SEATS - self.bots + 1):
-            joined = await self.post(f"/api/rooms/{room.code}/join", json={"nickname": f"p{i}"})
+            joined = await self.post(
+                f"/api/rooms/{room.code}/join", node=k, json={"nickname": f"p{i}"}
+            )
+            url = self.ws_url(k + i - 1, rid)  # other nodes: relayed
             room.seats.append(Seat(self, room, url, joined["token"], joined["playerId"], False))
         for _ in range(self.bots):
             await self.post(
@@ -388,8 +409,15 @@ def _worker(
 async def _commands(address: str, conn: Any, window: Any, think: float, bots: int) -> None:
     loop = asyncio.get_running_loop()
     limits = httpx.Limits(max_connections=CONCURRENCY, max_keepalive_connections=CONCURRENCY)
-    async with httpx.AsyncClient(base_url=f"http://{address}", timeout=120, limits=limits) as http:
-        gen = Generator(address, http, window, think, bots)
+    addresses = address.split(",")  # a cluster's nodes, or the one server
+    async with contextlib.AsyncExitStack() as stack:
+        http = [
+            await stack.enter_async_context(
+                httpx.AsyncClient(base_url=f"http://{a}", timeout=120, limits=limits)
+            )
+            for a in addresses
+        ]
+        gen = Generator(addresses, http, window, think, bots)
         watcher = asyncio.create_task(gen.watch_cpu())
         while True:
             command, arg = await loop.run_in_executor(None, conn.recv)
@@ -457,51 +485,80 @@ class Setup:
     generators: int = 2
     db: str | None = None
     pin: bool = True
+    nodes: int = 1  # >1: a cluster of that many nodes on ``db`` (PostgreSQL) and ``redis``
+    redis: str | None = None
 
 
 class Server:
-    """`joke serve` in its own process on a fresh SQLite file, pinned to its core."""
+    """`joke serve` in its own process on a fresh SQLite file, pinned to its core; or, with
+    ``setup.nodes`` > 1, that many cluster nodes (docs/cluster.md) sharing ``setup.db`` and
+    ``setup.redis`` (its own key prefix), all pinned to the server's core."""
 
     def __init__(self, setup: Setup, core: set[int] | None) -> None:
-        self.port = setup.port or free_port()
         self.tmp = tempfile.TemporaryDirectory(prefix="joke-load-")
-        cmd = [
-            sys.executable, "-m", "jokeapp.cli", "serve", "--port", str(self.port),
-            "--db", setup.db or f"{self.tmp.name}/load.sqlite3", "--bot-delay", str(setup.bot_delay),
-            "--rate", str(setup.rate), "--log-level", "error",
-        ]  # fmt: skip
-        self.proc = subprocess.Popen(
-            cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=_raise_open_files
-        )
-        if core:
-            os.sched_setaffinity(self.proc.pid, core)
-        self.address = f"127.0.0.1:{self.port}"
-        self._wait_healthy()
-        self.idle_rss_kib = rss_kib(self.proc.pid)
+        self.procs: list[subprocess.Popen[bytes]] = []
+        self.addresses: list[str] = []
+        prefix = self.prefix = f"bench-{os.getpid()}-{time.time_ns()}"
+        self.redis = setup.redis
+        for i in range(max(1, setup.nodes)):
+            port = setup.port + i if setup.port else free_port()
+            cmd = [
+                sys.executable, "-m", "jokeapp.cli", "serve", "--port", str(port),
+                "--db", setup.db or f"{self.tmp.name}/load.sqlite3", "--bot-delay", str(setup.bot_delay),
+                "--rate", str(setup.rate), "--log-level", "error",
+            ]  # fmt: skip
+            if setup.redis:
+                cmd += ["--redis", setup.redis, "--node", f"n{i + 1}", "--redis-prefix", prefix]
+            proc = subprocess.Popen(
+                cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=_raise_open_files
+            )
+            if core:
+                os.sched_setaffinity(proc.pid, core)
+            self.procs.append(proc)
+            self.addresses.append(f"127.0.0.1:{port}")
+        self.proc = self.procs[0]
+        self.address = self.addresses[0]
+        for proc, address in zip(self.procs, self.addresses, strict=True):
+            self._wait_healthy(proc, address)
+        self.idle_rss_kib = sum(rss_kib(pid) for pid in self.pids)
 
     @property
     def pid(self) -> int:
         return self.proc.pid
 
-    def _wait_healthy(self) -> None:
+    @property
+    def pids(self) -> list[int]:
+        return [proc.pid for proc in self.procs]
+
+    def _wait_healthy(self, proc: subprocess.Popen[bytes], address: str) -> None:
         for _ in range(300):
-            if self.proc.poll() is not None:
-                err = self.proc.stderr.read().decode(errors="replace") if self.proc.stderr else ""
+            if proc.poll() is not None:
+                err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
                 raise RuntimeError(f"the server exited: {err.strip()[-500:]}")
             with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"http://{self.address}/api/health", timeout=1).status_code == 200:
+                if httpx.get(f"http://{address}/api/health", timeout=1).status_code == 200:
                     return
             time.sleep(0.1)
         raise RuntimeError("the server did not start")
 
     def stop(self) -> None:
-        self.proc.send_signal(signal.SIGTERM)
-        try:
-            self.proc.wait(15)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        for proc in self.procs:
+            proc.send_signal(signal.SIGTERM)
+        for proc in self.procs:
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
         self.tmp.cleanup()
+        if self.redis:
+            import redis
+
+            client = redis.Redis.from_url(self.redis)
+            keys = list(client.scan_iter(match=f"{self.prefix}:*"))
+            if keys:
+                client.delete(*keys)
+            client.close()
 
 
 class Generators:
@@ -564,7 +621,7 @@ def running(setup: Setup) -> Iterator[tuple[Server, Generators]]:
     server = Server(setup, server_core)
     generators = None
     try:
-        generators = Generators(server.address, setup, generator_cores)
+        generators = Generators(",".join(server.addresses), setup, generator_cores)
         yield server, generators
     finally:
         if generators:
@@ -582,16 +639,16 @@ def measure_window(
     server: Server, generators: Generators, number: int, seconds: float
 ) -> dict[str, Any]:
     """One measured window: the server's CPU and the generators' counts over the same interval."""
-    cpu_open = cpu_seconds(server.pid)
-    wait_open = run_queue_wait_s(server.pid)
+    cpu_open = sum(cpu_seconds(pid) for pid in server.pids)
+    wait_open = sum(run_queue_wait_s(pid) for pid in server.pids)
     started = time.perf_counter()
     generators.window.value = number
     time.sleep(seconds)
     generators.window.value = 0
     elapsed = time.perf_counter() - started
-    server_cpu = cpu_seconds(server.pid) - cpu_open
-    server_wait = run_queue_wait_s(server.pid) - wait_open
-    rss = rss_kib(server.pid)
+    server_cpu = sum(cpu_seconds(pid) for pid in server.pids) - cpu_open  # every node's
+    server_wait = sum(run_queue_wait_s(pid) for pid in server.pids) - wait_open
+    rss = sum(rss_kib(pid) for pid in server.pids)
     parts = generators.report(number)
     lat = sorted(x for part in parts for x in part.latencies)
     sizes = sorted(x for part in parts for x in part.update_bytes)
@@ -711,6 +768,8 @@ def command_line(args: argparse.Namespace) -> str:
     ]
     if args.think:
         parts += ["--think", f"{args.think:g}"]
+    if getattr(args, "redis", None):
+        parts += ["--nodes", str(args.nodes), "--redis", args.redis, "--db", args.db]
     return " ".join(parts)
 
 
@@ -722,6 +781,10 @@ def add_setup_arguments(parser: argparse.ArgumentParser) -> None:
         "--db", default=None, help="the server's --db (default: a fresh SQLite file)"
     )
     parser.add_argument("--generators", type=int, default=2, help="load generator processes")
+    parser.add_argument(
+        "--nodes", type=int, default=1, help="cluster nodes (with --redis and a PostgreSQL --db)"
+    )
+    parser.add_argument("--redis", default=None, help="the cluster's redis:// URL")
     parser.add_argument(
         "--no-pin", action="store_true", help="do not pin server and generator to cores"
     )
@@ -759,7 +822,11 @@ def main(argv: list[str] | None = None) -> int:
         generators=args.generators,
         db=args.db,
         pin=not args.no_pin,
+        nodes=args.nodes,
+        redis=args.redis,
     )
+    if args.nodes > 1 and not (args.redis and args.db and "://" in args.db):
+        parser.error("--nodes needs --redis and a postgresql:// --db")
     rows = []
     for rooms in args.rooms:
         rows.append(measure(rooms, setup, args.runs, args.seconds, args.warmup))

@@ -57,6 +57,7 @@ CODES: tuple[Code, ...] = (
     Code("not_found", "찾는 주소가 없어요.", 404),
     Code("http_error", "요청을 처리할 수 없어요.", 405),
     Code("internal", "서버에 문제가 생겼어요. 잠시 후 다시 해 주세요.", 500),
+    Code("room_moving", "방을 다른 서버로 옮기는 중이에요. 잠시 후 다시 해 주세요.", 503),
     # --- rooms
     Code("invalid_nickname", "닉네임은 1~12자, 보이는 글자로만 적어 주세요.", 400),
     Code("nickname_taken", "같은 닉네임이 이미 있어요.", 409),
@@ -139,6 +140,7 @@ CLOSES: tuple[Close, ...] = (
     Close(1000, None, "normal: the token left the room (leave)"),
     Close(1009, None, "a frame above 64 KiB (the WebSocket layer)"),
     Close(1011, "internal", "the room failed on this connection (logged on the server); reconnect"),
+    Close(1012, "room_moving", "the room moved to another node, or this one stops: reconnect"),
     Close(
         4400, "auth_required", "the first message was not `auth`, or it did not come in time (5 s)"
     ),
@@ -152,6 +154,7 @@ CLOSE_BY_CODE: dict[str, int] = {row.code: row.close for row in CLOSES if row.co
 CLOSE_NORMAL = 1000
 CLOSE_SLOW = 4408
 CLOSE_INTERNAL = 1011
+CLOSE_RECONNECT = CLOSE_BY_CODE["room_moving"]
 
 
 def lookup(code: str) -> Code:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
+from jokeapp.core.codes import CLOSE_RECONNECT
 from jokeapp.core.contract import Game
 from jokeapp.core.errors import GameError
 from jokeapp.core.options import resolve_options
@@ -14,7 +15,7 @@ from jokeapp.games import load_games
 from jokeapp.rooms import commands as cmd
 from jokeapp.rooms.clock import Clock
 from jokeapp.rooms.dispatch import handle
-from jokeapp.rooms.errors import RoomError
+from jokeapp.rooms.errors import RoomError, error_frame
 from jokeapp.rooms.match import LoggedStep, Match
 from jokeapp.rooms.messages import game_info, room_info
 from jokeapp.rooms.nickname import clean_nickname
@@ -56,6 +57,10 @@ class RoomManager:
         self._games = games
         self.rooms: dict[str, Room] = {}
         self.by_code: dict[str, str] = {}
+        # A cluster's hooks (jokeapp.cluster); unset, one process holds every room.
+        self.guard: Callable[[str], bool] | None = None  # may this node bring the room back?
+        self.on_create: Callable[[Room], Awaitable[None]] | None = None  # before the host joins
+        self.resume_clocks = False  # a room brought back keeps its decisions' start times
 
     def games(self) -> dict[str, Game[Any]]:
         return self._games()
@@ -90,6 +95,8 @@ class RoomManager:
         )
         await self.store.save_room(room.row())
         self._add(room)
+        if self.on_create is not None:
+            await self.on_create(room)
         token, player_id = await room.call(cmd.Join(nickname, "player"))
         assert player_id is not None
         return room, token, player_id
@@ -116,8 +123,15 @@ class RoomManager:
             raise RoomError("room_not_found")
         if loaded.room.room_id in self.rooms:  # restored meanwhile by another request
             return self.rooms[loaded.room.room_id]
+        if self.guard is not None and not self.guard(loaded.room.room_id):
+            raise RoomError("room_moving")  # another node owns it
         room = restore_room(
-            loaded, self._game(loaded.room.game), self.store, self.clock, self.bot_delay
+            loaded,
+            self._game(loaded.room.game),
+            self.store,
+            self.clock,
+            self.bot_delay,
+            resume_clocks=self.resume_clocks,
         )
         if room.status == RoomStatus.PLAYING and room.match is not None and room.match.over:
             await room.finish()  # the server stopped between the last action and the end
@@ -126,6 +140,24 @@ class RoomManager:
         self._add(room)
         room.schedule()
         return room
+
+    def local(self, ref: str) -> Room | None:
+        """The room if this server holds it in memory, without loading it."""
+        ref_id = self.by_code.get(ref.upper(), ref) if len(ref) == CODE_LENGTH else ref
+        return self.rooms.get(ref_id)
+
+    async def drop(self, room_id: str) -> None:
+        """Forgets a live room at once (another node owns it now): its task stops, its
+        sockets close with "reconnect". The store keeps everything it acknowledged."""
+        room = self.rooms.pop(room_id, None)
+        if room is None:
+            return
+        self.by_code.pop(room.code, None)
+        for key, conn in room.audience:
+            conn.send(error_frame("room_moving"))
+            conn.close(CLOSE_RECONNECT)
+            room.audience.detach(key)
+        await room.stop()
 
     async def restore_all(self) -> int:
         """Brings back every unfinished room; their clocks resume from now."""

@@ -15,8 +15,17 @@ from jokeapp.store.api import LoadedRoom, Store
 
 
 def restore_room(
-    loaded: LoadedRoom, game: Game[Any], store: Store, clock: Clock, bot_delay: float
+    loaded: LoadedRoom,
+    game: Game[Any],
+    store: Store,
+    clock: Clock,
+    bot_delay: float,
+    *,
+    resume_clocks: bool = False,
 ) -> Room:
+    """``resume_clocks``: the open decisions started when the last action was applied (a
+    node taking the room over), so a deadline that passed meanwhile fires at once; without
+    it they start now (a restart gives everyone their time again)."""
     row = loaded.room
     now = clock.now()
     status = RoomStatus(row.status)
@@ -44,7 +53,8 @@ def restore_room(
         seq=loaded.last_seq,
     )
     if match is not None and status is RoomStatus.PLAYING and not match.over:
-        room.book.refresh(game.pending(match.state), None, now)
+        since = loaded.last_action_at if resume_clocks else None
+        room.book.refresh(game.pending(match.state), None, since or now)
         room.absences.load(loaded.absences)
     return room
 

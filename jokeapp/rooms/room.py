@@ -29,7 +29,7 @@ from jokeapp.rooms.members import Members, Seat, token_key
 from jokeapp.rooms.series import Series
 from jokeapp.rooms.status import RoomStatus
 from jokeapp.rooms.timers import Timers
-from jokeapp.store.api import ActionRow, MatchRow, RoomRow, Store, StoreError
+from jokeapp.store.api import ActionRow, FencedError, MatchRow, RoomRow, Store, StoreError
 from jokeapp.telemetry import logs
 from jokeapp.telemetry.metrics import DETACHED, Metrics
 
@@ -99,6 +99,11 @@ class Room:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+        while not self._queue.empty():  # nobody will handle these: their callers learn it
+            _, future, _ = self._queue.get_nowait()
+            self._queue.task_done()
+            if future is not None and not future.done():
+                future.set_exception(RoomError("room_moving"))
 
     def submit(self, command: cmd.Command) -> asyncio.Future[Any]:
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
@@ -124,6 +129,10 @@ class Room:
             logs.SEAT.set(lambda c=command: self.seat_named_by(c))  # type: ignore[misc]
             try:
                 result = await handler(self, command)
+            except asyncio.CancelledError:
+                if future is not None and not future.done():
+                    future.set_exception(RoomError("room_moving"))  # stopped under it
+                raise
             except RoomError as exc:
                 if future is not None and not future.done():
                     future.set_exception(exc)
@@ -238,11 +247,14 @@ class Room:
             action,
             auto,
             client_seq,
+            self.clock.now(),
         )
         began = time.perf_counter()
         try:
             await self.store.append_action(row)
             self.counts.store_append.observe(time.perf_counter() - began)
+        except FencedError:
+            raise  # another node owns the room now: this copy is dropped, nothing to undo
         except Exception as exc:
             log.exception("action not stored; rolling back")
             await self.reload_match()

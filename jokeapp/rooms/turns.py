@@ -16,7 +16,7 @@ from jokeapp.rooms.errors import error_frame
 from jokeapp.rooms.messages import publish
 from jokeapp.rooms.room import Room
 from jokeapp.rooms.status import RoomStatus
-from jokeapp.store.api import StoreError
+from jokeapp.store.api import FencedError, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -104,6 +104,10 @@ async def _apply(
     except GameError as exc:
         if conn is not None:
             _refuse(room, conn, exc, client_seq)
+        return False
+    except FencedError:
+        if conn is not None:  # another node owns the room now; this copy is being dropped
+            conn.send(error_frame("room_moving", client_seq))
         return False
     except StoreError:
         if conn is not None:

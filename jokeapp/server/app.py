@@ -15,15 +15,20 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route, WebSocketRoute
 
+from jokeapp.cluster.forward import Forwarder
+from jokeapp.cluster.leases import Leases
+from jokeapp.cluster.node import ClusterNode
 from jokeapp.rooms.clock import Clock, RealClock
 from jokeapp.rooms.manager import RoomManager
 from jokeapp.server import http_api, openapi, readiness, static_files
 from jokeapp.server.middleware import RequestContext
 from jokeapp.server.responses import error_response, json_response
+from jokeapp.server.routing import ClusterRouting
 from jokeapp.server.settings import Settings
 from jokeapp.server.ws import websocket_endpoint
 from jokeapp.store.sql import SqlStore
 from jokeapp.telemetry.metrics import CONTENT_TYPE, Metrics
+from jokeapp.wire.protocol import MAX_MESSAGE_BYTES
 
 log = logging.getLogger(__name__)
 
@@ -74,8 +79,20 @@ def create_app(settings: Settings, clock: Clock | None = None) -> Starlette:
         app.state.settings = settings
         app.state.metrics = metrics
         app.state.readiness = readiness.Readiness(settings, store)
-        restored = await manager.restore_all()
-        log.info("restored %d unfinished rooms", restored)
+        cluster: ClusterNode | None = None
+        forwarder: Forwarder | None = None
+        if settings.redis:
+            leases = Leases.connect(
+                settings.redis, settings.redis_prefix, settings.node, settings.lease_ttl
+            )
+            cluster = ClusterNode(manager, leases, settings.advertise, ttl=settings.lease_ttl)
+            forwarder = Forwarder(settings.node, max_frame=4 * MAX_MESSAGE_BYTES)
+            await cluster.start()  # unfinished rooms come back by the scan, on any node
+        else:
+            restored = await manager.restore_all()
+            log.info("restored %d unfinished rooms", restored)
+        app.state.cluster = cluster
+        app.state.forwarder = forwarder
         # Thousands of small, short-lived dicts per second (events, views) make the default
         # collector run a full pass often; those pauses were the p99 under load.
         gc.freeze()
@@ -85,6 +102,9 @@ def create_app(settings: Settings, clock: Clock | None = None) -> Starlette:
             yield
         finally:
             sweeper.cancel()
+            if cluster is not None and forwarder is not None:
+                await cluster.close()
+                await forwarder.close()
             await manager.close()
             await app.state.readiness.close()
             await store.close()
@@ -98,8 +118,8 @@ def create_app(settings: Settings, clock: Clock | None = None) -> Starlette:
     ]
     app = Starlette(
         routes=routes,
+        middleware=[Middleware(RequestContext), Middleware(ClusterRouting)],
         lifespan=lifespan,
-        middleware=[Middleware(RequestContext)],
         exception_handlers={HTTPException: http_error, Exception: http_error},
     )
     app.state.metrics = metrics

@@ -8,12 +8,17 @@ wins over the variable.
 from __future__ import annotations
 
 import argparse
+import asyncio
+import logging
 import os
 import socket
 from pathlib import Path
+from types import FrameType
 
 import uvicorn
+from starlette.applications import Starlette
 
+from jokeapp.cluster.node import ClusterNode
 from jokeapp.server.app import create_app
 from jokeapp.server.settings import Settings
 from jokeapp.telemetry import logs
@@ -34,6 +39,9 @@ def _port(text: str) -> int:
     if not 0 <= port < 65536:
         raise argparse.ArgumentTypeError(f"not a port: {text}")
     return port
+
+
+HAND_OVER_LIMIT = 6.0  # seconds a stopping node spends letting its rooms go (exit within 10)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -85,6 +93,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default=_env("JOKE_LOG_LEVEL", "warning"),
         help="env JOKE_LOG_LEVEL",
     )
+    cluster = parser.add_argument_group("cluster (docs/cluster.md; with --redis)")
+    cluster.add_argument(
+        "--advertise",
+        default=_env("JOKE_ADVERTISE", None),
+        help="URL the other nodes reach this one at (env JOKE_ADVERTISE; default: http://HOST:PORT)",
+    )
+    cluster.add_argument("--redis-prefix", default="joke", help="prefix of every Redis key")
+    cluster.add_argument(
+        "--lease-ttl", type=float, default=5.0, help="seconds a room's lease lives unrenewed"
+    )
 
 
 def settings_from(args: argparse.Namespace) -> Settings:
@@ -99,6 +117,9 @@ def settings_from(args: argparse.Namespace) -> Settings:
         redis=args.redis,
         node=node,
         auth_seconds=args.auth_seconds,
+        advertise=args.advertise or f"http://{_reachable(args.host)}:{args.port}",
+        redis_prefix=args.redis_prefix,
+        lease_ttl=args.lease_ttl,
     )
 
 
@@ -107,8 +128,9 @@ def main(args: argparse.Namespace) -> int:
     logs.configure(args.log_level, settings.node)
     if "://" not in args.db and args.db != ":memory:":
         Path(args.db).expanduser().parent.mkdir(parents=True, exist_ok=True)
-    uvicorn.run(
-        create_app(settings),
+    app = create_app(settings)
+    config = uvicorn.Config(
+        app,
         host=args.host,
         port=args.port,
         log_config=None,  # logs.configure set up every logger: JSON lines
@@ -124,4 +146,37 @@ def main(args: argparse.Namespace) -> int:
         ws_ping_timeout=WS_PING_TIMEOUT,
         timeout_graceful_shutdown=2,
     )
+    NodeServer(config, app).run()
     return 0
+
+
+def _reachable(host: str) -> str:
+    return "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+
+
+class NodeServer(uvicorn.Server):
+    """On SIGTERM/SIGINT a cluster node first hands its rooms over (docs/cluster.md), then
+    uvicorn stops as usual; one process without a cluster stops as it always did."""
+
+    def __init__(self, config: uvicorn.Config, app: Starlette) -> None:
+        super().__init__(config)
+        self.app = app
+        self._handing_over: asyncio.Future[None] | None = None
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        cluster: ClusterNode | None = getattr(self.app.state, "cluster", None)
+        if cluster is None or self._handing_over is not None:
+            super().handle_exit(sig, frame)
+            return
+        loop = asyncio.get_running_loop()
+        self._handing_over = loop.create_future()  # once: a second signal stops at once
+        loop.call_soon_threadsafe(lambda: loop.create_task(self._hand_over(sig, frame)))
+
+    async def _hand_over(self, sig: int, frame: FrameType | None) -> None:
+        cluster: ClusterNode = self.app.state.cluster
+        try:
+            async with asyncio.timeout(HAND_OVER_LIMIT):
+                await cluster.hand_over()
+        except Exception:
+            logging.getLogger(__name__).exception("handing the rooms over failed")
+        super().handle_exit(sig, frame)

@@ -18,10 +18,12 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from jokeapp.cluster.forward import FORWARDED, Forwarder
+from jokeapp.cluster.node import ClusterNode
 from jokeapp.core.errors import CodedError
 from jokeapp.rooms import commands as cmd
 from jokeapp.rooms.errors import RoomError
-from jokeapp.rooms.manager import RoomManager
+from jokeapp.rooms.manager import OPEN_ROOMS_LIMIT, RoomManager
 from jokeapp.server import replay_api
 from jokeapp.server.responses import error_response, json_response
 from jokeapp.wire import protocol as p
@@ -140,11 +142,23 @@ async def create_room(request: Request, body: p.CreateRoomRequest, token: str) -
 
 
 async def list_rooms(request: Request, body: None, token: str) -> Response:
-    return json_response(p.RoomListResponse(rooms=_manager(request).open_rooms()))
+    rooms = _manager(request).open_rooms()
+    cluster: ClusterNode | None = request.app.state.cluster
+    if cluster is not None and FORWARDED not in request.headers:
+        others = [
+            url for name, url in (await cluster.leases.nodes()).items() if name != cluster.name
+        ]
+        forwarder: Forwarder = request.app.state.forwarder
+        rooms += await forwarder.gather(others, "/api/rooms", "rooms")
+    return json_response(p.RoomListResponse(rooms=rooms[:OPEN_ROOMS_LIMIT]))
 
 
 async def get_room(request: Request, body: None, token: str) -> Response:
-    return json_response(await _room_call(request, cmd.Info()))
+    info: p.RoomInfo = await _room_call(request, cmd.Info())
+    cluster = request.app.state.cluster  # the owner answers (a cluster forwards to it)
+    if cluster is not None:
+        info = msgspec.structs.replace(info, node=cluster.name)
+    return json_response(info)
 
 
 async def join_room(request: Request, body: p.JoinRequest, token: str) -> Response:

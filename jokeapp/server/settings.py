@@ -19,10 +19,16 @@ class Settings:
     rate_per_second: float = 20.0
     rate_burst: float = 40.0
     # The cluster's Redis (redis://host:port/db): nodes sharing it and the database form one
-    # service (jokeapp.cluster). None: one process holds every room, as `make run` starts it.
+    # service (jokeapp.cluster, docs/cluster.md). None: one process holds every room, as
+    # `make run` starts it.
     redis: str | None = None
-    node: str = "local"  # this node's name: in every log line, /api/ready, a room's owner
+    node: str = (
+        "local"  # this node's name, unique in the cluster: in every log line, a room's owner
+    )
     auth_seconds: float = 5.0  # a WebSocket must send its `auth` message within this time
+    advertise: str = "http://127.0.0.1:8000"  # where the other nodes reach this one
+    redis_prefix: str = "joke"  # every Redis key of the cluster starts with it
+    lease_ttl: float = 5.0  # seconds a room's lease lives unrenewed (a dead node's rooms move)
 
     def games(self) -> dict[str, Game[Any]]:
         found = installed_games()

@@ -13,10 +13,13 @@ from typing import Any
 import msgspec
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from jokeapp.core.codes import CLOSE_BY_CODE, CLOSE_INTERNAL, CLOSE_SLOW
+from jokeapp.cluster.forward import FORWARDED, Forwarder
+from jokeapp.cluster.node import ClusterNode
+from jokeapp.core.codes import CLOSE_BY_CODE, CLOSE_INTERNAL, CLOSE_RECONNECT, CLOSE_SLOW
 from jokeapp.rooms import commands as cmd
 from jokeapp.rooms.errors import RoomError, error_frame
 from jokeapp.rooms.manager import RoomManager
+from jokeapp.rooms.room import Room
 from jokeapp.server.settings import Settings
 from jokeapp.telemetry.metrics import Metrics
 from jokeapp.wire import protocol as p
@@ -24,6 +27,8 @@ from jokeapp.wire import protocol as p
 log = logging.getLogger(__name__)
 
 OUTBOX_LIMIT = 2000  # a client this far behind is not reading: drop it, it can reconnect
+MOVE_WAIT = 15.0  # seconds a relayed socket waits for its room to find a new owner
+MOVE_POLL = 0.25  # seconds between two looks for the room's new owner
 
 
 class TokenBucket:
@@ -117,9 +122,10 @@ def _parse(raw: Any, seq: int | None) -> p.ClientMessage | p.ErrorMessage:
     return message
 
 
-async def _authenticate(websocket: WebSocket, seconds: float) -> str | None:
-    """The token of the first message (``auth``), or None after closing the socket: no
-    message within ``seconds``, or a first message that is not ``auth``."""
+async def _authenticate(websocket: WebSocket, seconds: float) -> tuple[str, str] | None:
+    """The token of the first message (``auth``) and that message (a relay sends it on to the
+    room's owner), or None after closing the socket: no message within ``seconds``, or a first
+    message that is not ``auth``."""
     try:
         async with asyncio.timeout(seconds):
             frame = await websocket.receive()
@@ -134,7 +140,7 @@ async def _authenticate(websocket: WebSocket, seconds: float) -> str | None:
         raw = _lenient(text) if len(text) <= p.MAX_MESSAGE_BYTES else _UNREADABLE
         if isinstance(raw, dict) and raw.get("type") == "auth":
             try:
-                return msgspec.convert(raw, p.AuthMessage).token
+                return msgspec.convert(raw, p.AuthMessage).token, text
             except msgspec.ValidationError:
                 pass
     await websocket.send_text(p.encode(error_frame("auth_required")).decode())
@@ -155,19 +161,71 @@ async def _session(websocket: WebSocket) -> None:
     manager: RoomManager = websocket.app.state.manager
     settings: Settings = websocket.app.state.settings
     metrics: Metrics = websocket.app.state.metrics
+    cluster: ClusterNode | None = websocket.app.state.cluster
     await websocket.accept()
     try:
-        token = await _authenticate(websocket, settings.auth_seconds)
+        auth = await _authenticate(websocket, settings.auth_seconds)
     except (WebSocketDisconnect, RuntimeError, OSError):  # gone before it authenticated
         return
-    if token is None:
+    if auth is None:
         return
-    try:
-        room = await manager.get(websocket.path_params["ref"])
-    except RoomError:
-        await websocket.send_text(p.encode(error_frame("bad_token")).decode())
-        await websocket.close(CLOSE_BY_CODE["bad_token"])
-        return
+    token, auth_frame = auth
+    pending: list[str | bytes] = []  # frames read while no room answered (relayed sockets)
+    if cluster is not None and FORWARDED not in websocket.headers:
+        found = await _find_in_cluster(websocket, cluster, pending, auth_frame)
+        if found is None:
+            return
+        room = found
+    else:
+        try:
+            room = await manager.get(websocket.path_params["ref"])
+        except RoomError as exc:
+            code = "room_moving" if exc.code == "room_moving" else "bad_token"
+            await websocket.send_text(p.encode(error_frame(code)).decode())
+            await websocket.close(CLOSE_BY_CODE[code])
+            return
+    await _play(websocket, room, settings, metrics, token, pending)
+
+
+async def _find_in_cluster(
+    websocket: WebSocket, cluster: ClusterNode, pending: list[str | bytes], auth_frame: str
+) -> Room | None:
+    """The room if it runs here; else relays the socket to its owner (its `auth` first), again
+    to the next owner each time one goes away, until the client leaves (None)."""
+    forwarder: Forwarder = websocket.app.state.forwarder
+    ref = websocket.path_params["ref"]
+    give_up = time.monotonic() + MOVE_WAIT
+    while not cluster.stopping:
+        try:
+            where = await cluster.locate(ref)
+        except RoomError as exc:
+            if exc.code != "room_moving":
+                await websocket.send_text(p.encode(error_frame("bad_token")).decode())
+                await websocket.close(CLOSE_BY_CODE["bad_token"])
+                return None
+        else:
+            if isinstance(where, Room):
+                return where
+            if await forwarder.relay(websocket, where.url, pending, opening=(auth_frame,)):
+                return None
+            give_up = time.monotonic() + MOVE_WAIT  # it was reachable: wait for its successor
+        if time.monotonic() > give_up:
+            break
+        await asyncio.sleep(MOVE_POLL)  # between owners: a dead owner's lease expires soon
+    with contextlib.suppress(Exception):
+        await websocket.send_text(p.encode(error_frame("room_moving")).decode())
+        await websocket.close(CLOSE_RECONNECT)
+    return None
+
+
+async def _play(
+    websocket: WebSocket,
+    room: Room,
+    settings: Settings,
+    metrics: Metrics,
+    token: str,
+    pending: list[str | bytes],
+) -> None:
     conn = WsConnection(websocket)
     bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
     refused = metrics.frames_refused
@@ -178,14 +236,19 @@ async def _session(websocket: WebSocket) -> None:
             conn.send(error_frame(exc))
             conn.close(CLOSE_INTERNAL)
         while not conn.closed:
-            frame = await websocket.receive()
-            if frame["type"] == "websocket.disconnect":
-                break
+            if pending:
+                item = pending.pop(0)
+                text = item if isinstance(item, str) else item.decode("utf-8", errors="replace")
+            else:
+                frame = await websocket.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                got: str | None = frame.get("text")
+                if got is None:
+                    data = frame.get("bytes") or b""
+                    got = data.decode("utf-8", errors="replace")
+                text = got
             received = time.perf_counter()
-            text = frame.get("text")
-            if text is None:
-                data = frame.get("bytes") or b""
-                text = data.decode("utf-8", errors="replace")
             raw = _lenient(text)
             seq = _client_seq(raw)  # echoed by every refusal, so the client knows what was lost
             if not bucket.take():

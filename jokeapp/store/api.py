@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -54,6 +55,7 @@ class ActionRow:
     action: dict[str, Any]
     auto: bool
     client_seq: int | None = None
+    at: float | None = None  # when it was applied (seconds since the epoch)
 
 
 @dataclass(slots=True)
@@ -80,13 +82,26 @@ class LoadedRoom:
     last_seq: int = 0
     last_client_seq: dict[str, int] = field(default_factory=dict)
     absences: list[AbsenceRow] = field(default_factory=list)  # of the current match
+    last_action_at: float | None = None  # when the match's last stored action was applied
 
 
 class StoreError(Exception):
     """The store could not make a write durable."""
 
 
+class FencedError(StoreError):
+    """A write for a room this store no longer owns: another node claimed a newer epoch, or
+    this node let the room go. Nothing of the write is kept; the room must be dropped."""
+
+    def __init__(self, room_id: str) -> None:
+        super().__init__(f"room {room_id}: fenced (another node owns it)")
+        self.room_id = room_id
+
+
 class Store(Protocol):
+    # Called with the room id when one of its writes was fenced (a cluster drops the room).
+    on_fenced: list[Callable[[str], None]]
+
     async def save_room(self, row: RoomRow) -> None: ...
 
     async def save_seat(self, row: SeatRow) -> None: ...
@@ -125,6 +140,21 @@ class Store(Protocol):
 
     async def ping(self) -> None:
         """Raises unless the database answers (the server's readiness check)."""
+        ...
+
+    async def claim_room(self, room_id: str, epoch: int, node: str) -> bool:
+        """Records that ``node`` owns the room from ``epoch`` on (a cluster node that took
+        its lease). From then on every write of this store for the room is fenced: it
+        commits only while the stored epoch is still ``epoch``. False, and nothing changes,
+        if the store already holds a newer epoch. A store never claimed writes unfenced."""
+        ...
+
+    def release_room(self, room_id: str) -> None:
+        """This store stops writing for the room: its later writes fail with FencedError."""
+        ...
+
+    async def room_owner(self, room_id: str) -> tuple[int, str] | None:
+        """The room's stored (epoch, node), None if no node ever claimed it."""
         ...
 
     async def close(self) -> None: ...

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from jokeapp.store import tables as t
 from jokeapp.store.api import (
     AbsenceRow,
     ActionRow,
+    FencedError,
     LoadedRoom,
     MatchRow,
     RoomRow,
@@ -34,9 +36,13 @@ from jokeapp.store.api import (
 log = logging.getLogger(__name__)
 
 BATCH_LIMIT = 500
+MIGRATION_LOCK = 7_270_001  # the advisory lock that serializes migrations (PostgreSQL)
 ALEMBIC_INI = Path(__file__).with_name("alembic.ini")
 
 Write = tuple[Any, dict[str, Any]]  # (prepared statement, its parameters)
+Fence = tuple[str, int]  # (room id, the epoch this store claimed for it)
+Queued = tuple[Write, "asyncio.Future[None]", Fence | None]
+RELEASED = 0  # the fence of a room this store let go: every write of it fails (epochs start at 1)
 
 
 def database_url(db: str) -> str:
@@ -57,7 +63,9 @@ def _dumps(value: Any) -> str:
 class SqlStore:
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
-        self._queue: asyncio.Queue[tuple[Write, asyncio.Future[None]]] = asyncio.Queue()
+        self._queue: asyncio.Queue[Queued] = asyncio.Queue()
+        self._fences: dict[str, int] = {}  # room id -> epoch claimed (cluster mode only)
+        self.on_fenced: list[Callable[[str], None]] = []
         self._writer: asyncio.Task[None] | None = None
         self._prepare()
 
@@ -82,6 +90,9 @@ class SqlStore:
 
     async def migrate(self) -> None:
         async with self.engine.begin() as conn:
+            if self.engine.dialect.name == "postgresql":
+                # Nodes of a cluster start together: one migrates, the others wait for it.
+                await conn.execute(sa.text(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})"))
             await conn.run_sync(_upgrade)
 
     async def ping(self) -> None:
@@ -97,9 +108,15 @@ class SqlStore:
 
     # ------------------------------------------------------------ the writer
 
-    async def _write(self, stmt: Any, params: dict[str, Any]) -> None:
+    async def _write(self, stmt: Any, params: dict[str, Any], room_id: str) -> None:
+        fence = self._fences.get(room_id)
+        if fence == RELEASED:
+            self._fenced(room_id)
+            raise FencedError(room_id)
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait(((stmt, params), future))
+        self._queue.put_nowait(
+            ((stmt, params), future, None if fence is None else (room_id, fence))
+        )
         await future
 
     async def _write_loop(self) -> None:
@@ -113,13 +130,28 @@ class SqlStore:
                 for _ in batch:
                     self._queue.task_done()
 
-    async def _commit(self, batch: list[tuple[Write, asyncio.Future[None]]]) -> None:
+    async def _commit(self, batch: list[Queued]) -> None:
+        stale: list[Queued] = []
         try:
             async with self.engine.begin() as conn:
+                fences = {fence for _, _, fence in batch if fence is not None}
+                if fences:
+                    # Locks the owner rows until this commit: a claim of a newer epoch waits
+                    # for it, so it then reads every write of the old owner that got in.
+                    rows = await conn.execute(
+                        sa.select(t.room_owners.c.room_id, t.room_owners.c.epoch)
+                        .where(t.room_owners.c.room_id.in_({r for r, _ in fences}))
+                        .with_for_update()
+                    )
+                    held = {r.room_id: r.epoch for r in rows}
+                    stale = [q for q in batch if q[2] is not None and held.get(q[2][0]) != q[2][1]]
                 # Runs of the same statement go as one executemany, in order.
                 run: list[dict[str, Any]] = []
                 current: Any = None
-                for (stmt, params), _ in batch:
+                for item in batch:
+                    if stale and item in stale:
+                        continue
+                    (stmt, params), _, _ = item
                     if stmt is not current and run:
                         await conn.execute(current, run)
                         run = []
@@ -138,9 +170,52 @@ class SqlStore:
             if not future.done():
                 future.set_exception(StoreError("write failed"))
             return
-        for _, future in batch:
-            if not future.done():
+        for item in batch:
+            future = item[1]
+            if future.done():
+                continue
+            if stale and item in stale:
+                assert item[2] is not None
+                future.set_exception(FencedError(item[2][0]))
+                self._fenced(item[2][0])  # after: the room hears of its refusal first
+            else:
                 future.set_result(None)
+
+    def _fenced(self, room_id: str) -> None:
+        for listener in list(self.on_fenced):
+            listener(room_id)
+
+    # ------------------------------------------------------------ ownership (cluster)
+
+    async def claim_room(self, room_id: str, epoch: int, node: str) -> bool:
+        stmt = self._stmts["owner"]
+        async with self.engine.begin() as conn:
+            await conn.execute(stmt, {"room_id": room_id, "epoch": epoch, "node": node})
+            held = (
+                await conn.execute(
+                    sa.select(t.room_owners.c.epoch, t.room_owners.c.node).where(
+                        t.room_owners.c.room_id == room_id
+                    )
+                )
+            ).first()
+        if held is None or (held.epoch, held.node) != (epoch, node):
+            return False
+        self._fences[room_id] = epoch
+        return True
+
+    def release_room(self, room_id: str) -> None:
+        self._fences[room_id] = RELEASED
+
+    async def room_owner(self, room_id: str) -> tuple[int, str] | None:
+        async with self.engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    sa.select(t.room_owners.c.epoch, t.room_owners.c.node).where(
+                        t.room_owners.c.room_id == room_id
+                    )
+                )
+            ).first()
+        return None if row is None else (int(row.epoch), str(row.node))
 
     def _prepare(self) -> None:
         """The handful of statements every write uses, built once."""
@@ -162,6 +237,11 @@ class SqlStore:
             "snapshot": upsert(t.snapshots, ["room_id", "match", "step"]),
             "result": upsert(t.results, ["room_id", "match"]),
             "absence": upsert(t.absences, ["room_id", "match", "player_id"]),
+            "owner": dialect_insert(t.room_owners).on_conflict_do_update(
+                index_elements=["room_id"],
+                set_={"epoch": sa.text("excluded.epoch"), "node": sa.text("excluded.node")},
+                where=t.room_owners.c.epoch < sa.text("excluded.epoch"),
+            ),
             "match": t.matches.insert(),
             "action": t.actions.insert(),
             "unseat": t.seats.delete().where(
@@ -188,6 +268,7 @@ class SqlStore:
                 "host_id": row.host_id,
                 "created_at": row.created_at,
             },
+            row.room_id,
         )
 
     async def save_seat(self, row: SeatRow) -> None:
@@ -200,10 +281,11 @@ class SqlStore:
                 "token_key": row.token_key,
                 "bot_policy": row.bot_policy,
             },
+            row.room_id,
         )
 
     async def delete_seat(self, room_id: str, player_id: str) -> None:
-        await self._write(self._stmts["unseat"], {"rid": room_id, "pid": player_id})
+        await self._write(self._stmts["unseat"], {"rid": room_id, "pid": player_id}, room_id)
 
     async def save_spectator(self, row: SpectatorRow) -> None:
         await self._write(
@@ -213,10 +295,11 @@ class SqlStore:
                 "token_key": row.token_key,
                 "nickname": row.nickname,
             },
+            row.room_id,
         )
 
     async def delete_spectator(self, room_id: str, token_key: str) -> None:
-        await self._write(self._stmts["unwatch"], {"rid": room_id, "key": token_key})
+        await self._write(self._stmts["unwatch"], {"rid": room_id, "key": token_key}, room_id)
 
     async def begin_match(self, row: MatchRow) -> None:
         await self._write(
@@ -228,6 +311,7 @@ class SqlStore:
                 "players": _dumps(row.players),
                 "options": _dumps(row.options),
             },
+            row.room_id,
         )
 
     async def append_action(self, row: ActionRow) -> None:
@@ -242,7 +326,9 @@ class SqlStore:
                 "action": _dumps(row.action),
                 "auto": row.auto,
                 "client_seq": row.client_seq,
+                "at": row.at,
             },
+            row.room_id,
         )
 
     async def save_snapshot(
@@ -256,6 +342,7 @@ class SqlStore:
                 "step": step,
                 "state": _dumps(state),
             },
+            room_id,
         )
 
     async def save_absence(self, row: AbsenceRow) -> None:
@@ -270,11 +357,14 @@ class SqlStore:
                 "last_absent_round": row.last_absent_round,
                 "offer": row.offer,
             },
+            row.room_id,
         )
 
     async def finish_match(self, room_id: str, match: int, result: dict[str, Any]) -> None:
         await self._write(
-            self._stmts["result"], {"room_id": room_id, "match": match, "result": _dumps(result)}
+            self._stmts["result"],
+            {"room_id": room_id, "match": match, "result": _dumps(result)},
+            room_id,
         )
 
     # ------------------------------------------------------------ reads
@@ -350,6 +440,12 @@ class SqlStore:
                 )
             ).scalar()
             loaded.last_seq = int(summary or 0)
+            loaded.last_action_at = await conn.scalar(
+                sa.select(t.actions.c.at)
+                .where(t.actions.c.room_id == rid, t.actions.c.match == room.match)
+                .order_by(t.actions.c.step.desc())
+                .limit(1)
+            )
             per_actor = await conn.execute(
                 sa.select(t.actions.c.actor, sa.func.max(t.actions.c.client_seq))
                 .where(t.actions.c.room_id == rid, t.actions.c.match == room.match)
@@ -428,6 +524,7 @@ class SqlStore:
                 json.loads(r.action),
                 bool(r.auto),
                 r.client_seq,
+                r.at,
             )
             for r in rows
         ]

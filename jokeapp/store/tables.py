@@ -60,6 +60,7 @@ actions = sa.Table(
     sa.Column("action", sa.Text, nullable=False),  # JSON
     sa.Column("auto", sa.Boolean, nullable=False),
     sa.Column("client_seq", sa.Integer),
+    sa.Column("at", sa.Float),  # when it was applied: a takeover resumes the clocks from it
     sa.PrimaryKeyConstraint("room_id", "match", "step", name="pk_actions"),
 )
 
@@ -91,4 +92,14 @@ absences = sa.Table(
     sa.Column("absent_rounds", sa.Integer, nullable=False),
     sa.Column("last_absent_round", sa.Integer),
     sa.Column("offer", sa.Integer),
+)
+
+# Which node owns a live room, and since which epoch (cluster mode). Every write of an owning
+# node is fenced by it: it commits only while ``epoch`` is still the one the node claimed.
+room_owners = sa.Table(
+    "room_owners",
+    metadata,
+    sa.Column("room_id", sa.String(32), primary_key=True),
+    sa.Column("epoch", sa.BigInteger, nullable=False),
+    sa.Column("node", sa.String(64), nullable=False),
 )

@@ -97,6 +97,7 @@ class RoomInfo(_Wire):
     seed_hash: str | None  # SHA-256 (hex) of the current match's seed, from its start
     afk_offers: list[AfkOffer] = []
     abandoned: bool = False  # the match was stopped because every person had left it
+    node: str | None = None  # GET /api/rooms/{ref}: the cluster node that owns it (docs/cluster.md)
 
 
 class PendingInfo(_Wire):

@@ -142,6 +142,7 @@ def test_close_codes_name_table_codes() -> None:
     assert codes.CLOSE_BY_CODE == {
         "internal": 1011,
         "auth_required": 4400,
+        "room_moving": 1012,
         "bad_token": 4401,
         "kicked": 4403,
         "replaced": 4409,

@@ -1,7 +1,8 @@
 """The layers of DESIGN.md hold: dependencies point one way, downwards.
 
-core < games < sim, store, telemetry, wire < rooms < server < bench, cli. Every module's whole
-AST is read, function bodies and ``if TYPE_CHECKING`` blocks included, with ``import x``, ``from x import
+core < games < sim, store, telemetry, wire < rooms < cluster < server < bench, cli. Every
+module's whole AST is read, function bodies and ``if TYPE_CHECKING`` blocks included, with
+``import x``, ``from x import
 y`` (relative ones resolved), and ``import_module("x")`` / ``__import__("x")`` whose argument
 is a string literal or an f-string (its literal prefix). Besides: one game never imports
 another, and rooms name no game (they may use the registry ``jokeapp.games``, never
@@ -28,11 +29,12 @@ LAYERS: dict[str, int] = {
     "telemetry": 2,
     "wire": 2,
     "rooms": 3,
-    "server": 4,
-    "bench": 5,
-    "cli": 5,
+    "cluster": 4,
+    "server": 5,
+    "bench": 6,
+    "cli": 6,
 }
-ORDER = "core < games < sim, store, telemetry, wire < rooms < server < bench, cli"
+ORDER = "core < games < sim, store, telemetry, wire < rooms < cluster < server < bench, cli"
 MODULES = sorted(ROOT.rglob("*.py"))
 
 

@@ -1,12 +1,17 @@
-"""The same store tests on SQLite and on the local PostgreSQL (each test in its own schema)."""
+"""The same store tests on SQLite and on the local PostgreSQL (each test in its own schema),
+and the fencing tests on two stores of one database (two cluster nodes)."""
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 
+from jokeapp.store.api import Store
+from jokeapp.store.memory import MemoryStore
 from jokeapp.store.sql import SqlStore
 
 PG_URLS = ("postgresql://postgres@127.0.0.1:5432/test", "postgresql://root@127.0.0.1:5432/test")
@@ -25,12 +30,17 @@ async def _reachable_pg() -> str | None:
     return None
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-async def sql_store(request: pytest.FixtureRequest, tmp_path: object) -> AsyncIterator[SqlStore]:
-    if request.param == "sqlite":
-        store = await SqlStore.open(str(tmp_path) + "/store.sqlite3")
-        yield store
-        await store.close()
+@contextlib.asynccontextmanager
+async def sql_stores(kind: str, tmp_path: Path, count: int) -> AsyncIterator[list[SqlStore]]:
+    """``count`` stores on one database (one per cluster node), closed and dropped after."""
+    if kind == "sqlite":
+        path = str(tmp_path / "store.sqlite3")
+        stores = [await SqlStore.open(path) for _ in range(count)]
+        try:
+            yield stores
+        finally:
+            for store in stores:
+                await store.close()
         return
     url = await _reachable_pg()
     if url is None:
@@ -41,9 +51,29 @@ async def sql_store(request: pytest.FixtureRequest, tmp_path: object) -> AsyncIt
     admin = await asyncpg.connect(url)
     await admin.execute(f"CREATE SCHEMA {schema}")
     try:
-        store = await SqlStore.open(url, schema=schema)
-        yield store
-        await store.close()
+        stores = [await SqlStore.open(url, schema=schema) for _ in range(count)]
+        try:
+            yield stores
+        finally:
+            for store in stores:
+                await store.close()
     finally:
         await admin.execute(f"DROP SCHEMA {schema} CASCADE")
         await admin.close()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def sql_store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[SqlStore]:
+    async with sql_stores(request.param, tmp_path, 1) as (store,):
+        yield store
+
+
+@pytest.fixture(params=["memory", "sqlite", "postgresql"])
+async def two_nodes(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[list[Store]]:
+    """Two nodes' stores on the same data."""
+    if request.param == "memory":
+        first = MemoryStore()
+        yield [first, MemoryStore(shared=first)]
+        return
+    async with sql_stores(request.param, tmp_path, 2) as stores:
+        yield list(stores)

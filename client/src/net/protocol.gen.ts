@@ -97,6 +97,7 @@ export interface RoomInfo {
   seedHash: string | null;
   afkOffers?: AfkOffer[];
   abandoned?: boolean;
+  node?: string | null;
 }
 export interface SeatInfo {
   playerId: string;

@@ -1,0 +1,291 @@
+"""One node of a cluster: which rooms it owns, taking rooms over, letting them go.
+
+A room runs on the node holding its lease. This node takes a room when a request for it
+arrives and nobody holds it, or when its scan finds a live room whose lease expired (its
+owner died). Taking means: a lease with the next epoch, the store claimed with that epoch
+(from then on its writes are fenced by it), the room rebuilt from the log with its clocks
+resumed. Losing a lease, or a fenced write, drops the room at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+from collections import defaultdict
+from dataclasses import dataclass
+
+from jokeapp.cluster.leases import Leases
+from jokeapp.rooms.errors import RoomError
+from jokeapp.rooms.manager import CODE_LENGTH, RoomManager
+from jokeapp.rooms.room import Room
+from jokeapp.rooms.status import RoomStatus
+
+log = logging.getLogger(__name__)
+
+SAFETY = 0.2  # the share of a lease's life this node gives up, against clock drift and pauses
+
+
+@dataclass(frozen=True, slots=True)
+class Remote:
+    """A room owned by another node, and where to reach it."""
+
+    node: str
+    url: str
+
+
+@dataclass(slots=True)
+class Owned:
+    epoch: int
+    valid_until: float  # time.monotonic() after which this node no longer trusts its lease
+
+
+class ClusterNode:
+    def __init__(
+        self,
+        manager: RoomManager,
+        leases: Leases,
+        url: str,
+        *,
+        ttl: float,
+        scan_every: float = 1.0,
+    ) -> None:
+        self.manager = manager
+        self.store = manager.store
+        self.leases = leases
+        self.name = leases.node
+        self.url = url
+        self.ttl = ttl
+        self.scan_every = scan_every
+        self.owned: dict[str, Owned] = {}
+        self.stopping = False
+        self.taken_over = 0  # rooms this node took from a node that had owned them
+        self._taking: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._finished: set[str] = set()  # owned rooms already taken out of the live set
+        self._tasks: list[asyncio.Task[None]] = []
+        self._paused = False  # tests: a node frozen in time, that does not know its leases expire
+        manager.guard = self.owns
+        manager.on_create = self._adopt
+        manager.resume_clocks = True
+        self.store.on_fenced.append(self._fenced)
+
+    def owns(self, room_id: str) -> bool:
+        return room_id in self.owned
+
+    # ------------------------------------------------------------ life
+
+    async def start(self) -> None:
+        await self.leases.announce(self.url)
+        # Rooms left unfinished while no node ran: the scan brings them back.
+        await self.leases.mark_live(await self.store.unfinished_room_ids())
+        loop = asyncio.get_running_loop()
+        self._tasks = [
+            loop.create_task(self._renew_loop(), name="cluster-renew"),
+            loop.create_task(self._scan_loop(), name="cluster-scan"),
+        ]
+
+    async def hand_over(self) -> None:
+        """Stops taking rooms and lets every owned one go (SIGTERM): its sockets close with
+        "reconnect", its lease is released so another node takes it at its next scan."""
+        self.stopping = True
+        for room_id in list(self.owned):
+            await self.let_go(room_id)
+        with contextlib.suppress(Exception):
+            await self.leases.withdraw()
+
+    async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._tasks = []
+        if not self.stopping:
+            await self.hand_over()
+        await self.leases.close()
+
+    # ------------------------------------------------------------ finding a room
+
+    async def locate(self, ref: str) -> Room | Remote:
+        """The room if this node owns it (taking it if nobody does), else its owner."""
+        room = self.manager.local(ref)
+        if room is not None and room.room_id in self.owned:
+            return room
+        room_id = room.room_id if room is not None else await self._room_id(ref)
+        for _ in range(3):
+            holder = await self.leases.holder(room_id)
+            if holder is None or holder.node == self.name:
+                if await self.take(room_id):
+                    return self.manager.rooms[room_id]
+                continue
+            url = await self.leases.address(holder.node)
+            if url is not None:
+                return Remote(holder.node, url)
+            break  # its owner is gone and its lease not yet expired
+        raise RoomError("room_moving")
+
+    async def _room_id(self, ref: str) -> str:
+        if len(ref) == CODE_LENGTH:
+            found = await self.leases.room_of_code(ref.upper())
+            if found is not None:
+                return found
+        elif await self.leases.holder(ref) is not None:
+            return ref
+        loaded = await self.store.load_room(ref.upper() if len(ref) == CODE_LENGTH else ref)
+        if loaded is None:
+            raise RoomError("room_not_found")
+        return loaded.room.room_id
+
+    # ------------------------------------------------------------ taking and losing rooms
+
+    async def take(self, room_id: str) -> bool:
+        """Takes the room if nobody holds its lease; True if this node owns it now."""
+        lock = self._taking[room_id]
+        async with lock:
+            if room_id in self.owned:
+                return True
+            if self.stopping:
+                return False
+            stored = await self.store.room_owner(room_id)
+            started = time.monotonic()
+            epoch = await self.leases.acquire(room_id, floor=stored[0] + 1 if stored else 1)
+            if epoch is None:
+                return False
+            if not await self.store.claim_room(
+                room_id, epoch, self.name
+            ) or not await self._confirm(room_id, epoch, started):
+                await self.leases.release(room_id, epoch)
+                return False
+            try:
+                room = await self.manager.get(room_id)
+            except Exception:
+                await self.let_go(room_id)
+                raise
+            if room.status is not RoomStatus.FINISHED:
+                await self.leases.add_live(room_id, room.code)
+            if stored is not None and stored[1] != self.name:
+                self.taken_over += 1
+                log.info("room %s: taken over from %s (epoch %d)", room_id, stored[1], epoch)
+            return True
+
+    async def _adopt(self, room: Room) -> None:
+        """A room just created here: this node owns it from its first moment."""
+        started = time.monotonic()
+        epoch = await self.leases.acquire(room.room_id)
+        if (
+            epoch is None
+            or not await self.store.claim_room(room.room_id, epoch, self.name)
+            or not await self._confirm(room.room_id, epoch, started)
+        ):
+            raise RoomError("room_moving")  # an id already leased: cannot happen by chance
+        await self.leases.add_live(room.room_id, room.code)
+
+    async def _confirm(self, room_id: str, epoch: int, started: float) -> bool:
+        """Starts owning a room whose lease was acquired at ``started``; if claiming it took
+        a good part of the lease's life (a busy node), renews it first. False if lost."""
+        if time.monotonic() - started > self.ttl * (1 - SAFETY) / 2:
+            started = time.monotonic()
+            if await self.leases.renew({room_id: epoch}):
+                return False
+        self.owned[room_id] = Owned(epoch, started + self.ttl * (1 - SAFETY))
+        return True
+
+    async def let_go(self, room_id: str) -> None:
+        """Stops owning the room on purpose: writes fenced, room dropped, lease released."""
+        owned = self.owned.pop(room_id, None)
+        self.store.release_room(room_id)
+        await self.manager.drop(room_id)
+        self._forget(room_id)
+        if owned is not None:
+            with contextlib.suppress(Exception):
+                await self.leases.release(room_id, owned.epoch)
+
+    async def lose(self, room_id: str) -> None:
+        """The lease is gone (expired, or another node holds it): drop the room at once."""
+        if self.owned.pop(room_id, None) is not None:
+            log.warning("room %s: lease lost; dropped", room_id)
+        self.store.release_room(room_id)
+        self._forget(room_id)
+        await self.manager.drop(room_id)
+
+    def _forget(self, room_id: str) -> None:
+        self._finished.discard(room_id)
+        lock = self._taking.get(room_id)
+        if lock is not None and not lock.locked():
+            del self._taking[room_id]
+
+    def _fenced(self, room_id: str) -> None:
+        if room_id in self.owned:
+            log.warning("room %s: a write was fenced (another node owns it); dropped", room_id)
+            self.owned.pop(room_id, None)
+            asyncio.get_running_loop().create_task(self.lose(room_id))
+
+    # ------------------------------------------------------------ the loops
+
+    async def renew_once(self) -> None:
+        await self.leases.announce(self.url)
+        for room_id in [r for r in self.owned if r not in self.manager.rooms]:
+            if not self._taking[room_id].locked():  # not one being rebuilt right now
+                await self.let_go(room_id)  # evicted (finished and idle): loaded on demand
+        held = {r: o.epoch for r, o in self.owned.items()}
+        started = time.monotonic()
+        lost = await self.leases.renew(held)
+        for room_id in held:
+            owned = self.owned.get(room_id)
+            if owned is not None and room_id not in lost:
+                owned.valid_until = started + self.ttl * (1 - SAFETY)
+        for room_id in lost:
+            await self.lose(room_id)
+        for room_id, room in list(self.manager.rooms.items()):
+            if (
+                room.status is RoomStatus.FINISHED
+                and room_id in self.owned
+                and room_id not in self._finished
+            ):
+                await self.leases.remove_live(room_id)
+                self._finished.add(room_id)
+
+    async def _renew_loop(self) -> None:
+        while True:
+            if not self._paused:
+                try:
+                    await self.renew_once()
+                except Exception:
+                    log.exception("renewing leases failed")
+                now = time.monotonic()
+                for room_id in [r for r, o in self.owned.items() if o.valid_until <= now]:
+                    await self.lose(room_id)  # the lease could not be confirmed in time
+            soonest = min((o.valid_until for o in self.owned.values()), default=None)
+            wait = self.ttl / 3
+            if soonest is not None:
+                wait = max(0.0, min(wait, soonest - time.monotonic()))
+            await asyncio.sleep(wait)
+
+    async def scan_once(self) -> int:
+        """Takes every live room whose lease expired; how many it took."""
+        live = await self.leases.live()
+        holders = await self.leases.holders(live)
+        free = [r for r, h in zip(live, holders, strict=True) if h is None and r not in self.owned]
+        random.shuffle(free)  # surviving nodes share a dead node's rooms
+        taken = 0
+        for room_id in free:
+            if self.stopping or self._paused:
+                break
+            try:
+                if await self.take(room_id):
+                    taken += 1
+            except Exception:
+                log.exception("room %s could not be taken over", room_id)
+        return taken
+
+    async def _scan_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.scan_every)
+            if self.stopping or self._paused:
+                continue
+            try:
+                await self.scan_once()
+            except Exception:
+                log.exception("scanning for rooms to take over failed")

@@ -1,0 +1,181 @@
+"""Two nodes that both believe they own a room: a paused owner whose lease expired, and the
+node that took the room over. Exactly one of them can append; the other drops the room.
+
+Each node here is a RoomManager with its own store (on shared data: memory, SQLite or
+PostgreSQL) and its own ClusterNode on the same Redis prefix; the renewal loops are not
+started, so the test decides when a node renews (a paused node never does).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+import pytest
+
+from jokeapp.cluster.leases import Leases
+from jokeapp.cluster.node import ClusterNode, Remote
+from jokeapp.core.codes import CLOSE_RECONNECT
+from jokeapp.rooms import commands as cmd
+from jokeapp.rooms.clock import FakeClock
+from jokeapp.rooms.manager import RoomManager
+from jokeapp.rooms.room import Room
+from jokeapp.store.api import Store
+from tests.cluster.conftest import REDIS_URL
+from tests.rooms.conftest import FakeConn, all_games, next_seq
+
+TTL = 0.5  # seconds a lease lives unrenewed
+
+
+async def until(condition: Callable[[], Awaitable[bool]], limit: float = 10.0) -> None:
+    """Waits for the condition (polling Redis or the store), failing after ``limit`` s."""
+    async with asyncio.timeout(limit):
+        while not await condition():
+            await asyncio.sleep(0.02)
+
+
+@pytest.fixture
+async def nodes(two_nodes: list[Store], redis_prefix: str) -> AsyncIterator[list[ClusterNode]]:
+    clock = FakeClock()
+    made = []
+    for name, store in zip("ab", two_nodes, strict=True):
+        manager = RoomManager(store, clock, bot_delay=1.0, games=all_games)
+        leases = Leases.connect(REDIS_URL, redis_prefix, name, TTL)
+        node = ClusterNode(manager, leases, f"http://node-{name}.invalid", ttl=TTL)
+        await leases.announce(node.url)
+        made.append(node)
+    yield made
+    for node in made:
+        await node.close()
+        await node.manager.close()
+
+
+async def playing_room(node: ClusterNode) -> tuple[Room, list[str], list[FakeConn]]:
+    room, host, _ = await node.manager.create("race", {}, "n1")
+    guest, _ = await room.call(cmd.Join("n2", "player"))
+    conns = [FakeConn(), FakeConn()]
+    for conn, token in zip(conns, (host, guest), strict=True):
+        await room.call(cmd.Connect(conn, token))
+    await room.call(cmd.Start(host))
+    for conn in conns:
+        await room.call(cmd.ClientAction(conn, 1, {"type": "confirm"}))
+    return room, [host, guest], conns
+
+
+def turn(room: Room) -> int:
+    assert room.match is not None
+    return int(room.match.state["current"])
+
+
+async def take_over(a: ClusterNode, b: ClusterNode, room: Room) -> Room:
+    """a is paused: its lease expires, then b is asked for the room and takes it."""
+    await until(lambda: _free(a, room.room_id))
+    found = await b.locate(room.code)
+    assert isinstance(found, Room) and found is not room
+    return found
+
+
+async def _free(node: ClusterNode, room_id: str) -> bool:
+    return await node.leases.holder(room_id) is None
+
+
+async def test_the_paused_owner_cannot_append_and_drops_the_room(
+    nodes: list[ClusterNode],
+) -> None:
+    a, b = nodes
+    room, tokens, conns = await playing_room(a)
+    stale = await take_over(a, b, room)
+    assert a.owns(room.room_id) and b.owns(room.room_id)  # both believe it
+    assert stale.match is not None and stale.match.steps == 2  # rebuilt from the log
+
+    # the paused owner wakes up and applies the player's move: its append is fenced
+    mover = turn(room)
+    player = f"p{mover + 1}"
+    action = {"type": "step", "n": 2}
+    await room.call(cmd.ClientAction(conns[mover], next_seq(room, player), action))
+    refused = conns[mover].of_type("error")[0]
+    assert refused["code"] == "room_moving" and refused["clientSeq"] == 2
+    await until(lambda: _dropped(a, room))
+    assert not a.owns(room.room_id) and all(c.closed == CLOSE_RECONNECT for c in conns)
+
+    # the player reconnects (through any node) and the new owner applies the same move
+    again = FakeConn()
+    await stale.call(cmd.Connect(again, tokens[mover]))
+    await stale.call(cmd.ClientAction(again, 2, action))
+    assert again.last("update")["ack"] == 2
+    stored = await b.store.match_log(room.room_id, 1)
+    assert stored is not None
+    assert [(s.step, s.actor) for s in stored[1]] == [(1, "p1"), (2, "p2"), (3, player)]
+    assert await b.store.room_owner(room.room_id) == (2, "b")
+
+
+async def _dropped(node: ClusterNode, room: Room) -> bool:
+    return room.room_id not in node.manager.rooms
+
+
+async def test_the_new_owner_appends_while_the_paused_one_is_refused_in_either_order(
+    nodes: list[ClusterNode],
+) -> None:
+    a, b = nodes
+    room, tokens, conns = await playing_room(a)
+    fresh = await take_over(a, b, room)
+    mover = turn(room)
+    player = f"p{mover + 1}"
+    other = FakeConn()
+    await fresh.call(cmd.Connect(other, tokens[mover]))
+    await fresh.call(cmd.ClientAction(other, 2, {"type": "step", "n": 1}))
+    assert other.last("update")["ack"] == 2  # the new owner appends first
+    await room.call(cmd.ClientAction(conns[mover], 2, {"type": "step", "n": 2}))
+    assert conns[mover].of_type("error")[0] == {
+        **conns[mover].of_type("error")[0],
+        "code": "room_moving",
+        "clientSeq": 2,
+    }
+    await until(lambda: _dropped(a, room))
+    stored = await b.store.match_log(room.room_id, 1)
+    assert stored is not None and [(s.step, s.action["n"]) for s in stored[1][2:]] == [(3, 1)]
+    assert player in {"p1", "p2"}
+
+
+async def test_a_node_that_learns_its_lease_is_lost_drops_the_room_before_any_write(
+    nodes: list[ClusterNode],
+) -> None:
+    a, b = nodes
+    room, _, conns = await playing_room(a)
+    await take_over(a, b, room)
+    await a.renew_once()  # a wakes up: its renewal finds b's lease
+    assert not a.owns(room.room_id) and room.room_id not in a.manager.rooms
+    assert all(c.closed == CLOSE_RECONNECT for c in conns)
+    await b.renew_once()
+    assert b.owns(room.room_id) and (await b.leases.holder(room.room_id)) is not None
+
+
+async def test_an_owner_that_renews_keeps_its_room(nodes: list[ClusterNode]) -> None:
+    a, b = nodes
+    room, _, _ = await playing_room(a)
+    holder = await a.leases.holder(room.room_id)
+    assert holder is not None and holder.node == "a"
+    for _ in range(3):
+        await a.renew_once()
+        assert not await b.scan_once()  # nothing to take: the lease is alive
+    found = await b.locate(room.code)
+    assert found == Remote("a", "http://node-a.invalid")  # b forwards to a
+
+
+async def test_a_taken_over_room_fires_a_deadline_that_passed_while_nobody_owned_it(
+    nodes: list[ClusterNode],
+) -> None:
+    a, b = nodes
+    clock = a.manager.clock
+    assert isinstance(clock, FakeClock)
+    room, _, _ = await playing_room(a)
+    mover = f"p{turn(room) + 1}"
+    await a.manager.drop(room.room_id)  # a dies: its copy is gone, its lease runs out
+    clock.advance(60)  # longer than the turn's 10 s, while nobody owns the room
+    fresh = await take_over(a, b, room)
+    assert clock.advance(0) >= 1  # the deadline is already past: it fires now, not in 10 s
+    await fresh.settle()
+    stored = await b.store.match_log(room.room_id, 1)
+    assert stored is not None and len(stored[1]) == 3
+    last = stored[1][-1]
+    assert (last.actor, last.auto) == (mover, True)
