@@ -17,6 +17,8 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass
 
+from redis.exceptions import RedisError
+
 from jokeapp.cluster.leases import Leases
 from jokeapp.rooms.errors import RoomError
 from jokeapp.rooms.manager import CODE_LENGTH, RoomManager
@@ -77,11 +79,32 @@ class ClusterNode:
     # ------------------------------------------------------------ life
 
     async def start(self) -> None:
-        await self.leases.announce(self.url)
-        # Rooms left unfinished while no node ran: the scan brings them back.
-        await self.leases.mark_live(await self.store.unfinished_room_ids())
+        """Joins the cluster; with Redis out of reach the node still starts (``/api/ready``
+        says 503, so the load balancer sends it nothing) and joins once Redis answers."""
         loop = asyncio.get_running_loop()
-        self._tasks = [
+        if await self._join():
+            self._run_loops()
+        else:
+            self._tasks = [loop.create_task(self._join_later(), name="cluster-join")]
+
+    async def _join(self) -> bool:
+        try:
+            await self.leases.announce(self.url)
+            # Rooms left unfinished while no node ran: the scan brings them back.
+            await self.leases.mark_live(await self.store.unfinished_room_ids())
+        except (OSError, RedisError) as exc:
+            log.warning("cluster: Redis unreachable, not joined yet: %s", exc)
+            return False
+        return True
+
+    async def _join_later(self) -> None:
+        while not await self._join():
+            await asyncio.sleep(self.scan_every)
+        self._run_loops()
+
+    def _run_loops(self) -> None:
+        loop = asyncio.get_running_loop()
+        self._tasks += [
             loop.create_task(self._renew_loop(), name="cluster-renew"),
             loop.create_task(self._scan_loop(), name="cluster-scan"),
         ]
