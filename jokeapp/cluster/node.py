@@ -27,6 +27,11 @@ from jokeapp.rooms.status import RoomStatus
 
 log = logging.getLogger(__name__)
 
+
+class NodeStopping(Exception):
+    """This node is letting its rooms go and takes no new ones."""
+
+
 SAFETY = 0.2  # the share of a lease's life this node gives up, against clock drift and pauses
 
 
@@ -75,6 +80,12 @@ class ClusterNode:
 
     def owns(self, room_id: str) -> bool:
         return room_id in self.owned
+
+    async def serving(self) -> None:
+        """Raises while this node hands its rooms over (SIGTERM): /api/ready's check, so the
+        load balancer stops sending it people before it exits."""
+        if self.stopping:
+            raise NodeStopping(self.name)
 
     # ------------------------------------------------------------ life
 

@@ -88,6 +88,7 @@ def create_app(settings: Settings, clock: Clock | None = None) -> Starlette:
             cluster = ClusterNode(manager, leases, settings.advertise, ttl=settings.lease_ttl)
             forwarder = Forwarder(settings.node, max_frame=4 * MAX_MESSAGE_BYTES)
             await cluster.start()  # unfinished rooms come back by the scan, on any node
+            app.state.readiness.checks["cluster"] = cluster.serving
         else:
             restored = await manager.restore_all()
             log.info("restored %d unfinished rooms", restored)

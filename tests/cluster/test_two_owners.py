@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 import pytest
 
 from jokeapp.cluster.leases import Leases
-from jokeapp.cluster.node import ClusterNode, Remote
+from jokeapp.cluster.node import ClusterNode, NodeStopping, Remote
 from jokeapp.core.codes import CLOSE_RECONNECT
 from jokeapp.rooms import commands as cmd
 from jokeapp.rooms.clock import FakeClock
@@ -179,3 +179,15 @@ async def test_a_taken_over_room_fires_a_deadline_that_passed_while_nobody_owned
     assert stored is not None and len(stored[1]) == 3
     last = stored[1][-1]
     assert (last.actor, last.auto) == (mover, True)
+
+
+async def test_a_node_handing_its_rooms_over_says_it_cannot_serve(
+    nodes: list[ClusterNode],
+) -> None:
+    a, _ = nodes
+    await a.serving()  # a working node: no complaint
+    room, _, _ = await playing_room(a)
+    await a.hand_over()
+    with pytest.raises(NodeStopping):
+        await a.serving()
+    assert not a.owns(room.room_id)
