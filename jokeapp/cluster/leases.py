@@ -13,8 +13,13 @@ from typing import Any
 
 import redis.asyncio as aioredis
 
+# KEYS: lease, epoch, reservation; ARGV: node, time to live (ms), floor. A lease handed to
+# another node (HAND_OVER) is reserved for it a moment: nobody else takes it meanwhile.
 ACQUIRE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+local reserved = redis.call('GET', KEYS[3])
+if reserved and reserved ~= ARGV[1] then return 0 end
+redis.call('DEL', KEYS[3])
 local epoch = redis.call('INCR', KEYS[2])
 local floor = tonumber(ARGV[3])
 if epoch < floor then
@@ -41,6 +46,14 @@ return lost
 RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
+"""
+
+# KEYS: lease, reservation; ARGV: the value held, the node it goes to, reservation (ms).
+HAND_OVER = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('DEL', KEYS[1])
+redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
+return 1
 """
 
 
@@ -71,6 +84,7 @@ class Leases:
         self._acquire = client.register_script(ACQUIRE)
         self._renew = client.register_script(RENEW)
         self._release = client.register_script(RELEASE)
+        self._hand_over = client.register_script(HAND_OVER)
 
     @classmethod
     def connect(cls, url: str, prefix: str, node: str, ttl: float) -> Leases:
@@ -89,7 +103,11 @@ class Leases:
     async def acquire(self, room_id: str, floor: int = 1) -> int | None:
         """The new epoch if this node now holds the room's lease, None if another does."""
         epoch = await self._acquire(
-            keys=[self._key("lease", room_id), self._key("epoch", room_id)],
+            keys=[
+                self._key("lease", room_id),
+                self._key("epoch", room_id),
+                self._key("for", room_id),
+            ],
             args=[self.node, self.ttl_ms, floor],
         )
         return int(epoch) or None
@@ -107,6 +125,14 @@ class Leases:
 
     async def release(self, room_id: str, epoch: int) -> None:
         await self._release(keys=[self._key("lease", room_id)], args=[self.value(epoch)])
+
+    async def hand_over(self, room_id: str, epoch: int, node: str, reserve: float) -> bool:
+        """Releases the lease to ``node``: for ``reserve`` seconds only it can acquire it."""
+        done = await self._hand_over(
+            keys=[self._key("lease", room_id), self._key("for", room_id)],
+            args=[self.value(epoch), node, int(reserve * 1000)],
+        )
+        return bool(done)
 
     async def holder(self, room_id: str) -> Holder | None:
         return _holder(await self.client.get(self._key("lease", room_id)))

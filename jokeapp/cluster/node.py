@@ -5,6 +5,10 @@ arrives and nobody holds it, or when its scan finds a live room whose lease expi
 owner died). Taking means: a lease with the next epoch, the store claimed with that epoch
 (from then on its writes are fenced by it), the room rebuilt from the log with its clocks
 resumed. Losing a lease, or a fenced write, drops the room at once.
+
+Ownership follows the sockets: when more of a room's sockets are relayed from one other node
+than are connected here, this node hands the room to that node (its lease reserved for it a
+moment), which takes it at its relays' next look; in the steady state nothing is relayed.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ import contextlib
 import logging
 import random
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 from redis.exceptions import RedisError
@@ -33,6 +37,10 @@ class NodeStopping(Exception):
 
 
 SAFETY = 0.2  # the share of a lease's life this node gives up, against clock drift and pauses
+FOLLOW_AFTER = 0.1  # seconds a room's sockets get to arrive before it follows them
+MIN_STAY = 2.0  # seconds a room taken over stays before it may move again (no ping-pong)
+RESERVE = 2.0  # seconds a handed-over lease is kept for the node it goes to
+SETTLE = 1.0  # at most this many seconds a handed-over room gets to finish its queued commands
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +55,7 @@ class Remote:
 class Owned:
     epoch: int
     valid_until: float  # time.monotonic() after which this node no longer trusts its lease
+    movable_at: float = 0.0  # time.monotonic() from which the room may follow its sockets
 
 
 class ClusterNode:
@@ -69,6 +78,11 @@ class ClusterNode:
         self.owned: dict[str, Owned] = {}
         self.stopping = False
         self.taken_over = 0  # rooms this node took from a node that had owned them
+        self.handed_over = 0  # rooms this node gave to the node holding their sockets
+        # each owned room's sockets by the node they came through (this one: connected here)
+        self.sockets: defaultdict[str, Counter[str]] = defaultdict(Counter)
+        self._following: set[str] = set()  # rooms with a hand-over to their sockets pending
+        self._moves: set[asyncio.Task[None]] = set()
         self._taking: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._finished: set[str] = set()  # owned rooms already taken out of the live set
         self._tasks: list[asyncio.Task[None]] = []
@@ -130,9 +144,10 @@ class ClusterNode:
             await self.leases.withdraw()
 
     async def close(self) -> None:
-        for task in self._tasks:
+        tasks = [*self._tasks, *self._moves]
+        for task in tasks:
             task.cancel()
-        for task in self._tasks:
+        for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         self._tasks = []
@@ -148,11 +163,12 @@ class ClusterNode:
         if room is not None and room.room_id in self.owned:
             return room
         room_id = room.room_id if room is not None else await self._room_id(ref)
-        for _ in range(3):
+        for attempt in range(5):
             holder = await self.leases.holder(room_id)
             if holder is None or holder.node == self.name:
                 if await self.take(room_id):
                     return self.manager.rooms[room_id]
+                await asyncio.sleep(0.05 * 2**attempt)  # handed to another node: it takes it
                 continue
             url = await self.leases.address(holder.node)
             if url is not None:
@@ -205,25 +221,31 @@ class ClusterNode:
             return True
 
     async def _adopt(self, room: Room) -> None:
-        """A room just created here: this node owns it from its first moment."""
+        """A room just created here: this node owns it from its first moment (and it may
+        follow its first sockets at once: the creating request's node is chance)."""
         started = time.monotonic()
         epoch = await self.leases.acquire(room.room_id)
         if (
             epoch is None
             or not await self.store.claim_room(room.room_id, epoch, self.name)
-            or not await self._confirm(room.room_id, epoch, started)
+            or not await self._confirm(room.room_id, epoch, started, stay=0.0)
         ):
             raise RoomError("room_moving")  # an id already leased: cannot happen by chance
         await self.leases.add_live(room.room_id, room.code)
 
-    async def _confirm(self, room_id: str, epoch: int, started: float) -> bool:
+    async def _confirm(
+        self, room_id: str, epoch: int, started: float, stay: float = MIN_STAY
+    ) -> bool:
         """Starts owning a room whose lease was acquired at ``started``; if claiming it took
-        a good part of the lease's life (a busy node), renews it first. False if lost."""
+        a good part of the lease's life (a busy node), renews it first. False if lost.
+        ``stay``: seconds before the room may follow its sockets elsewhere."""
         if time.monotonic() - started > self.ttl * (1 - SAFETY) / 2:
             started = time.monotonic()
             if await self.leases.renew({room_id: epoch}):
                 return False
-        self.owned[room_id] = Owned(epoch, started + self.ttl * (1 - SAFETY))
+        self.owned[room_id] = Owned(
+            epoch, started + self.ttl * (1 - SAFETY), movable_at=time.monotonic() + stay
+        )
         return True
 
     async def let_go(self, room_id: str) -> None:
@@ -255,6 +277,90 @@ class ClusterNode:
             log.warning("room %s: a write was fenced (another node owns it); dropped", room_id)
             self.owned.pop(room_id, None)
             asyncio.get_running_loop().create_task(self.lose(room_id))
+
+    # ------------------------------------------------------------ following the sockets
+
+    def attach(self, room_id: str, origin: str) -> None:
+        """A socket of a room owned here is served: connected here (``origin`` is this node)
+        or relayed from the node ``origin``."""
+        self.sockets[room_id][origin] += 1
+        self._consider(room_id)
+
+    def detach(self, room_id: str, origin: str) -> None:
+        counts = self.sockets.get(room_id)
+        if counts is None:
+            return
+        counts[origin] -= 1
+        if counts[origin] <= 0:
+            del counts[origin]
+        if not counts:
+            del self.sockets[room_id]
+        else:
+            self._consider(room_id)
+
+    def follow_target(self, room_id: str) -> str | None:
+        """The node holding more of the room's sockets than this one (the most of them), if
+        any. Each move makes the owner's own share strictly larger, so moves cannot cycle
+        while the sockets stay where they are."""
+        counts = self.sockets.get(room_id)
+        if not counts:
+            return None
+        node, most = max(counts.items(), key=lambda kv: (kv[1], kv[0] == self.name, kv[0]))
+        return node if node != self.name and most > counts.get(self.name, 0) else None
+
+    def _consider(self, room_id: str) -> None:
+        if (
+            room_id in self.owned
+            and room_id not in self._following
+            and not self.stopping
+            and self.follow_target(room_id) is not None
+        ):
+            self._following.add(room_id)
+            task = asyncio.get_running_loop().create_task(self._follow(room_id))
+            self._moves.add(task)
+            task.add_done_callback(self._moves.discard)
+
+    async def _follow(self, room_id: str) -> None:
+        try:
+            while True:
+                owned = self.owned.get(room_id)
+                if owned is None or self.stopping:
+                    return
+                await asyncio.sleep(max(FOLLOW_AFTER, owned.movable_at - time.monotonic()))
+                owned = self.owned.get(room_id)
+                if owned is None or self.stopping:
+                    return
+                if time.monotonic() < owned.movable_at:
+                    continue
+                target = self.follow_target(room_id)
+                if target is not None:
+                    await self.hand_to(room_id, target)
+                return
+        except Exception:
+            log.exception("room %s: could not follow its sockets", room_id)
+        finally:
+            self._following.discard(room_id)
+
+    async def hand_to(self, room_id: str, node: str) -> None:
+        """Lets the room go to ``node`` (which holds its sockets): its queued commands are
+        handled first (so what was acknowledged went out), then it is dropped here like
+        ``let_go`` and its lease is released reserved for ``node``, whose relays take it as
+        soon as their upstream closes with "reconnect"."""
+        room = self.manager.rooms.get(room_id)
+        if room is not None:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(SETTLE):
+                    await room.settle()
+        owned = self.owned.pop(room_id, None)
+        if owned is None:
+            return  # lost meanwhile
+        self.store.release_room(room_id)
+        await self.manager.drop(room_id, notice=False)
+        self._forget(room_id)
+        self.handed_over += 1
+        log.info("room %s: handed over to %s, which holds its sockets", room_id, node)
+        with contextlib.suppress(Exception):
+            await self.leases.hand_over(room_id, owned.epoch, node, RESERVE)
 
     # ------------------------------------------------------------ the loops
 

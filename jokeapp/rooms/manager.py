@@ -146,15 +146,18 @@ class RoomManager:
         ref_id = self.by_code.get(ref.upper(), ref) if len(ref) == CODE_LENGTH else ref
         return self.rooms.get(ref_id)
 
-    async def drop(self, room_id: str) -> None:
+    async def drop(self, room_id: str, *, notice: bool = True) -> None:
         """Forgets a live room at once (another node owns it now): its task stops, its
-        sockets close with "reconnect". The store keeps everything it acknowledged."""
+        sockets close with "reconnect", after a `room_moving` frame unless ``notice`` is
+        False (a planned move: the client just reconnects). The store keeps everything it
+        acknowledged."""
         room = self.rooms.pop(room_id, None)
         if room is None:
             return
         self.by_code.pop(room.code, None)
         for key, conn in room.audience:
-            conn.send(error_frame("room_moving"))
+            if notice:
+                conn.send(error_frame("room_moving"))
             conn.close(CLOSE_RECONNECT)
             room.audience.detach(key)
         await room.stop()

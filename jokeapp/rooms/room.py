@@ -118,7 +118,7 @@ class Room:
         return await self.submit(command)
 
     async def settle(self) -> None:
-        """Waits until every queued command is handled (tests)."""
+        """Waits until every queued command is handled (tests; a room handed to another node)."""
         await self._queue.join()
 
     async def _run(self, handler: Handler) -> None:

@@ -184,7 +184,10 @@ async def _session(websocket: WebSocket) -> None:
             await websocket.send_text(p.encode(error_frame(code)).decode())
             await websocket.close(CLOSE_BY_CODE[code])
             return
-    await _play(websocket, room, settings, metrics, token, pending)
+    origin = None
+    if cluster is not None:  # who this socket came through: its room follows the most of them
+        origin = websocket.headers.get(FORWARDED, cluster.name)
+    await _play(websocket, room, settings, metrics, token, pending, (cluster, origin))
 
 
 async def _find_in_cluster(
@@ -195,6 +198,7 @@ async def _find_in_cluster(
     forwarder: Forwarder = websocket.app.state.forwarder
     ref = websocket.path_params["ref"]
     give_up = time.monotonic() + MOVE_WAIT
+    hurry = False  # the owner just closed: look again at once (it was handed over, likely here)
     while not cluster.stopping:
         try:
             where = await cluster.locate(ref)
@@ -209,6 +213,9 @@ async def _find_in_cluster(
             if await forwarder.relay(websocket, where.url, pending, opening=(auth_frame,)):
                 return None
             give_up = time.monotonic() + MOVE_WAIT  # it was reachable: wait for its successor
+            hurry = not hurry
+            if hurry:
+                continue
         if time.monotonic() > give_up:
             break
         await asyncio.sleep(MOVE_POLL)  # between owners: a dead owner's lease expires soon
@@ -225,16 +232,22 @@ async def _play(
     metrics: Metrics,
     token: str,
     pending: list[str | bytes],
+    via: tuple[ClusterNode | None, str | None] = (None, None),
 ) -> None:
     conn = WsConnection(websocket)
     bucket = TokenBucket(settings.rate_per_second, settings.rate_burst)
     refused = metrics.frames_refused
+    cluster, origin = via
+    attached = False
     try:
         try:
             await room.call(cmd.Connect(conn, token))
         except RoomError as exc:  # the room failed on it (and logged why): tell, and close
             conn.send(error_frame(exc))
             conn.close(CLOSE_INTERNAL)
+        if cluster is not None and origin is not None and not conn.closed:
+            cluster.attach(room.room_id, origin)
+            attached = True
         while not conn.closed:
             if pending:
                 item = pending.pop(0)
@@ -275,6 +288,8 @@ async def _play(
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
+        if attached and cluster is not None and origin is not None:
+            cluster.detach(room.room_id, origin)
         room.post(cmd.Disconnect(conn))
         await asyncio.sleep(0)
         await conn.finish()
