@@ -1,14 +1,25 @@
-"""The load test against a cluster (docs/cluster.md): 1, 2 and 3 nodes on one PostgreSQL
-database and one Redis, against the single process on the same database.
+"""The load test against a cluster (docs/cluster.md): the single process, then 1, 2 and 3 nodes
+on one PostgreSQL database and one Redis, every one of them behind deploy/nginx.conf (run by
+jokeapp/bench/nginx.py on a loopback port), at a human pace and at full speed.
 
-Every node is pinned to the server's core (so all configurations get the same CPU) and the
-generator's seats are spread over the nodes: a room is opened on one node and its other
-seats connect to the next ones, so with n nodes (n-1)/n of the sockets are relayed to the
-room's owner. CPU per action sums every node. A fresh database is made for each configuration
-(``joke_bench_<hex>`` on the server of ``--pg``) and dropped after it, and a fresh Redis key
-prefix is used.
+Every node is pinned to the server's core (so all configurations get the same CPU); the
+generator, nginx and the benchmark's own Redis run on the other cores. The generator reaches
+everything through nginx, as people would: with the deployment's routing (``hash`` on the
+room's reference, so a room's sockets land on one node, which takes the room over) and, for
+two nodes or more, with plain round robin too (``--routing``), where sockets land anywhere and
+the owner relays the others. CPU per action sums every node.
 
-    python -m jokeapp.bench.cluster --rooms 100 --runs 3 --seconds 5   (what make bench runs)
+Round trips, counted where they land over the same windows: Redis commands from the
+benchmark's own ``redis-server`` (``INFO commandstats``; commands inside a Lua script count
+too, so this bounds the round trips from above), PostgreSQL transactions from
+``pg_stat_database`` of the run's own database (``joke_bench_<hex>`` on the server of
+``--pg``, made for each configuration and dropped after it; PostgreSQL's backends report these
+at most once a second, so a window's edges blur by that much). Nothing lost: after the
+windows, every action the generator saw acknowledged (or a new owner's snapshot confirmed) is
+looked up in the log (``actions``: room, seat, clientSeq).
+
+    python -m jokeapp.bench.cluster                 (what make bench runs: 1,000 rooms)
+    python -m jokeapp.bench.cluster --rooms 100 --paces 0 --nodes 2 --routing hash
 """
 
 from __future__ import annotations
@@ -16,104 +27,288 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import secrets
+import shutil
+import subprocess
 import sys
+import tempfile
+import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
+
+import httpx
+import redis
 
 from jokeapp.bench import load
 from jokeapp.bench.machine import describe
+from jokeapp.bench.nginx import ROUTINGS, Routing
 
 PG = "postgresql://postgres@127.0.0.1:5432/test"
-REDIS = "redis://127.0.0.1:6379/0"
+HUMAN = 2.0  # seconds a seat thinks before each action at a human pace (as the capacity ramp)
 
 
-async def _admin(url: str, sql: str) -> None:
+async def _admin(url: str, sql: str, *args: Any) -> list[Any]:
     import asyncpg  # type: ignore[import-untyped]
 
     conn = await asyncpg.connect(url)
     try:
-        await conn.execute(sql)
+        return list(await conn.fetch(sql, *args))
     finally:
         await conn.close()
 
 
 @contextlib.contextmanager
-def fresh_database(url: str) -> Iterator[str]:
+def fresh_database(url: str) -> Iterator[tuple[str, str]]:
+    """A new database on the server of ``url``: (its URL, its name); dropped after."""
     name = f"joke_bench_{secrets.token_hex(4)}"
     asyncio.run(_admin(url, f"CREATE DATABASE {name}"))
     try:
-        yield url.rsplit("/", 1)[0] + "/" + name
+        yield url.rsplit("/", 1)[0] + "/" + name, name
     finally:
         asyncio.run(_admin(url, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
 
 
-def configurations(nodes: list[int]) -> list[tuple[str, int, bool]]:
-    """(label, nodes, with Redis): the single process first, the baseline."""
-    return [("one process, no Redis", 1, False)] + [
-        (f"{n} node{'s' if n > 1 else ''} + Redis", n, True) for n in nodes
-    ]
+@contextlib.contextmanager
+def own_redis() -> Iterator[str]:
+    """A redis-server of the benchmark's own on a loopback port (no persistence), so its
+    command counts are the cluster's alone; on the generator's cores."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        raise RuntimeError("redis-server is not installed (apt-get install redis-server)")
+    _, others = load.split_cores()
+    port = load.free_port()
+    with tempfile.TemporaryDirectory(prefix="joke-redis-") as tmp:
+        cores = others
+        proc = subprocess.Popen(
+            [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly",
+             "no", "--dir", tmp],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            preexec_fn=(lambda: os.sched_setaffinity(0, cores)) if cores else None,
+        )  # fmt: skip
+        url = f"redis://127.0.0.1:{port}/0"
+        try:
+            client = redis.Redis.from_url(url)
+            deadline = time.monotonic() + 15
+            while True:
+                try:
+                    client.ping()
+                    break
+                except redis.ConnectionError:
+                    if time.monotonic() > deadline or proc.poll() is not None:
+                        raise RuntimeError("redis-server did not start") from None
+                    time.sleep(0.05)
+            client.close()
+            yield url
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+@dataclass(frozen=True)
+class Config:
+    label: str
+    nodes: int
+    clustered: bool  # with Redis: a cluster of ``nodes``; else the single process
+    routing: Routing
+
+
+def configurations(nodes: list[int], routings: list[Routing]) -> list[Config]:
+    """The single process first (the baseline), then each cluster size in each routing (one
+    node: routing changes nothing, measured once)."""
+    found = [Config("one process, no Redis", 1, False, "hash")]
+    for n in nodes:
+        for routing in routings if n > 1 else routings[:1]:
+            found.append(Config(f"{n} node{'s' if n > 1 else ''} + Redis", n, True, routing))
+    return found
+
+
+class Counters:
+    """What a window's probe reads: Redis commands, PostgreSQL transactions."""
+
+    def __init__(self, pg: str, database: str, redis_url: str | None) -> None:
+        self.pg = pg
+        self.database = database
+        self.redis = redis.Redis.from_url(redis_url) if redis_url else None
+
+    def __call__(self, server: load.Server) -> dict[str, float]:
+        found: dict[str, float] = {}
+        if self.redis is not None:
+            stats: dict[str, Any] = self.redis.info("commandstats")
+            found["redis_commands"] = sum(
+                int(v["calls"]) for k, v in stats.items() if k != "cmdstat_info"
+            )
+        rows = asyncio.run(
+            _admin(
+                self.pg,
+                "SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = $1",
+                self.database,
+            )
+        )
+        found["pg_transactions"] = float(rows[0][0]) if rows else float("nan")
+        return found
+
+    def close(self) -> None:
+        if self.redis is not None:
+            self.redis.close()
+
+
+def relayed(server: load.Server) -> int:
+    """Sockets the nodes relay to another node right now (their /metrics)."""
+    total = 0
+    for address in server.addresses:
+        with contextlib.suppress(httpx.HTTPError):
+            text = httpx.get(f"http://{address}/metrics", timeout=10).text
+            for line in text.splitlines():
+                if line.startswith("joke_relayed_sockets "):
+                    total += int(float(line.split()[1]))
+    return total
+
+
+def lost(db: str, acked: list[tuple[str, str, int]]) -> int:
+    """The acknowledged actions that are not in the log."""
+    rows = asyncio.run(
+        _admin(db, "SELECT room_id, actor, client_seq FROM actions WHERE client_seq IS NOT NULL")
+    )
+    logged = {(r[0], r[1], r[2]) for r in rows}
+    return sum(item not in logged for item in acked)
+
+
+def measure(
+    args: argparse.Namespace, config: Config, think: float, redis_url: str
+) -> dict[str, Any]:
+    with fresh_database(args.pg) as (db, name):
+        setup = load.Setup(
+            think=think,
+            generators=args.generators,
+            db=db,
+            nodes=config.nodes,
+            redis=redis_url if config.clustered else None,
+            lb=config.routing,
+        )
+        counters = Counters(args.pg, name, redis_url if config.clustered else None)
+        ends: dict[str, Any] = {}
+
+        def after(server: load.Server, acked: list[tuple[str, str, int]]) -> dict[str, Any]:
+            ends["relayed"] = relayed(server)
+            ends["acked"] = len(acked)
+            ends["lost"] = lost(db, acked)
+            return ends
+
+        try:
+            row = load.measure(
+                args.rooms, setup, args.runs, args.seconds, args.warmup, counters, after
+            )
+        finally:
+            counters.close()
+    return row | {"label": config.label, "routing": config.routing, "think": think}
 
 
 def run(args: argparse.Namespace) -> list[dict[str, Any]]:
     rows = []
-    for label, nodes, clustered in configurations(args.nodes):
-        with fresh_database(args.pg) as db:
-            setup = load.Setup(
-                think=args.think,
-                generators=args.generators,
-                db=db,
-                nodes=nodes,
-                redis=args.redis if clustered else None,
-            )
-            row = load.measure(args.rooms, setup, args.runs, args.seconds, args.warmup)
-        row["label"] = label
-        rows.append(row)
-        print(f"measured {label}: {row['actions_per_s']:.0f} actions/s", file=sys.stderr)
+    with own_redis() if args.redis == "own" else contextlib.nullcontext(args.redis) as url:
+        for think in args.paces:
+            for config in configurations(args.nodes, args.routing):
+                started = time.monotonic()
+                row = measure(args, config, think, url)
+                rows.append(row)
+                print(
+                    f"measured {config.label} ({config.routing}, think {think:g} s): "
+                    f"{row['actions_per_s']:.0f} actions/s, "
+                    f"{row['server_cpu_ms_per_action']:.3f} ms CPU/action, "
+                    f"{row['lost']} lost, in {time.monotonic() - started:.0f} s",
+                    file=sys.stderr,
+                )
     return rows
 
 
+def _pace(think: float) -> str:
+    return "full speed" if think <= 0 else f"human pace ({think:g} s)"
+
+
+def command_line(args: argparse.Namespace) -> str:
+    parts = [
+        "python -m jokeapp.bench.cluster",
+        f"--rooms {args.rooms}",
+        f"--runs {args.runs}",
+        f"--seconds {args.seconds:g}",
+        f"--paces {' '.join(f'{t:g}' for t in args.paces)}",
+        f"--nodes {' '.join(map(str, args.nodes))}",
+        f"--routing {' '.join(args.routing)}",
+    ]
+    return " ".join(parts)
+
+
 def section(args: argparse.Namespace, rows: list[dict[str, Any]]) -> list[str]:
-    base = rows[0]["server_cpu_ms_per_action"]
-    pace = "full speed" if args.think <= 0 else f"each seat thinks {args.think:g} s"
+    base = {r["think"]: r["server_cpu_ms_per_action"] for r in rows if r["label"].startswith("one")}
     lines = [
         "## Cluster",
         "",
-        f"`python -m jokeapp.bench.cluster --rooms {args.rooms} --runs {args.runs} --seconds "
-        f"{args.seconds:g} --think {args.think:g} --nodes {' '.join(map(str, args.nodes))}` — "
-        f"{args.rooms} marble rooms × {load.SEATS} WebSocket clients at {pace}, on a fresh "
-        "PostgreSQL database each; every node pinned to the same one core (the generator on the "
-        "others), so a cluster cannot be faster here: what shows is the cost of crossing nodes. "
-        "A room opens on one node, its other seats connect to the next nodes ((n-1)/n of the "
-        "sockets relayed to the owner). CPU per action: all nodes summed. Redis carries no "
-        "per-action traffic (leases are renewed once per 5/3 s per node, one round trip for all "
-        "of a node's rooms); PostgreSQL gets the same group commits as the single process. "
-        f"Median of {args.runs} windows of {args.seconds:g} s.",
+        f"`{command_line(args)}` — {args.rooms} marble rooms × {load.SEATS} WebSocket clients, "
+        "at a human pace and at full speed, everything through deploy/nginx.conf on loopback; "
+        "a fresh PostgreSQL database each; every node pinned to the same one core (generator, "
+        "nginx and Redis on the others), so a cluster cannot be faster here: what shows is the "
+        "cost of crossing nodes. Routing `hash`: the deployment's (nginx hashes on the room's "
+        "reference, the room follows its sockets to that node); `round-robin`: the same file "
+        "without its `hash` line. Playing: rooms with an action accepted in the window, of all "
+        "rooms. CPU per action: all nodes summed; × one process: against the single process "
+        "at the same pace. Relayed: sockets relayed to another node after the windows, of all. "
+        "Redis: commands per accepted action on the benchmark's own redis-server (INFO "
+        "commandstats); PostgreSQL: transactions per accepted action (pg_stat_database). "
+        "Lost: acknowledged actions missing from the log, of all acknowledged in the run. "
+        f"Median of {args.runs} windows of {args.seconds:g} s after {args.warmup:g} s of "
+        "warm-up.",
         "",
-        "| setup | playing | actions/s | p50 | p99 | server CPU/action | × one process | errors |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| pace | setup | routing | playing | actions/s | p50 | p99 | server CPU/action "
+        "| × one process | relayed | Redis/action | PostgreSQL/action | errors | lost |",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
+        ratio = r["server_cpu_ms_per_action"] / base[r["think"]]
+        routing = r["routing"] if r["label"].startswith(("2", "3")) else "—"
+        redis_cell = (
+            f"{r['redis_commands_per_action']:.3f}" if "redis_commands_per_action" in r else "—"
+        )
         lines.append(
-            f"| {r['label']} | {r['rooms_playing']:.0f} | {r['actions_per_s']:,.0f} | "
-            f"{r['p50_ms']:.1f} ms | {r['p99_ms']:.1f} ms | "
-            f"{r['server_cpu_ms_per_action']:.3f} ms | "
-            f"{r['server_cpu_ms_per_action'] / base:.2f} | {r['errors']:.0f} |"
+            f"| {_pace(r['think'])} | {r['label']} | {routing} "
+            f"| {r['rooms_playing_min']:,.0f} / {r['rooms']:,} | {r['actions_per_s']:,.0f} "
+            f"| {r['p50_ms']:,.1f} ms | {r['p99_ms']:,.1f} ms "
+            f"| {r['server_cpu_ms_per_action']:.3f} ms | {ratio:.2f} "
+            f"| {r['relayed']:,} / {r['rooms'] * load.SEATS:,} | {redis_cell} "
+            f"| {r['pg_transactions_per_action']:.3f} | {r['errors']:.0f} "
+            f"| {r['lost']} / {r['acked']:,} |"
         )
     return lines
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m jokeapp.bench.cluster", description=__doc__)
-    parser.add_argument("--rooms", type=int, default=100)
+    parser.add_argument("--rooms", type=int, default=1000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--warmup", type=float, default=3.0)
-    parser.add_argument("--think", type=float, default=0.0, help="seconds before each action")
+    parser.add_argument(
+        "--paces",
+        type=float,
+        nargs="+",
+        default=[HUMAN, 0.0],
+        help="seconds each seat thinks before acting, one run each (0: full speed)",
+    )
     parser.add_argument("--nodes", type=int, nargs="+", default=[1, 2, 3])
+    parser.add_argument(
+        "--routing", nargs="+", choices=ROUTINGS, default=list(ROUTINGS), help="nginx's routing"
+    )
     parser.add_argument("--generators", type=int, default=2)
     parser.add_argument("--pg", default=PG, help="a PostgreSQL URL allowed to create databases")
-    parser.add_argument("--redis", default=REDIS)
+    parser.add_argument(
+        "--redis", default="own", help="a redis:// URL, or `own`: a redis-server of its own"
+    )
     parser.add_argument("--quick", action="store_true", help="10 rooms, 1 window of 2 s")
     parser.add_argument("--section", action="store_true", help="only the Markdown section")
     args = parser.parse_args(argv)

@@ -38,8 +38,9 @@ import sys
 import tempfile
 import time
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from math import nan
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +49,8 @@ import msgspec
 import websockets
 
 from jokeapp.bench.machine import describe
+from jokeapp.bench.nginx import Nginx, Routing
+from jokeapp.core.codes import CLOSE_RECONNECT as RECONNECT
 from jokeapp.rooms.viewpatch import apply_patch
 
 SEATS = 4  # marble rooms of four
@@ -102,6 +105,7 @@ class _Message(msgspec.Struct):
     type: str
     ack: int | None = None
     clientSeq: int | None = None  # noqa: N815 - wire name
+    lastClientSeq: int | None = None  # noqa: N815 - wire name (a snapshot's)
     code: str | None = None
     detail: dict[str, Any] | None = None
     pending: list[_Pending] = []
@@ -126,13 +130,15 @@ class WindowStats:
     accepted: int = 0
     refused: int = 0  # actions the server refused (the seat then tries its next choice)
     errors: int = 0  # anything unexpected: an error not answering an action, a dropped socket, …
+    reconnects: int = 0  # sockets the server closed with "reconnect" (a room moving), reopened
     rooms_playing: int = 0
     cpu_s: float = 0.0
 
 
 class Room:
-    def __init__(self, code: str, token: str) -> None:
+    def __init__(self, code: str, token: str, room_id: str = "") -> None:
         self.code = code
+        self.room_id = room_id
         self.token = token
         self.seats: list[Seat] = []
         self.played: set[int] = set()  # windows in which an action of this room was accepted
@@ -157,13 +163,33 @@ class Seat:
         self.view: dict[str, Any] | None = None  # as patched by every update
 
     async def run(self) -> None:
-        try:
-            while True:
-                data = await self.ws.recv(decode=False)
-                await self.on(data)
-        except websockets.ConnectionClosed:
-            if not self.gen.closing:
+        while True:
+            try:
+                while True:
+                    data = await self.ws.recv(decode=False)
+                    await self.on(data)
+            except websockets.ConnectionClosed:
+                if self.gen.closing:
+                    return
+                if self.ws.close_code != RECONNECT:
+                    self.gen.error()
+                    return
+            # the room moved (a cluster hands it to the node holding its sockets): like a
+            # person's client, connect again with the token and carry on from the snapshot
+            window = self.gen.window.value
+            if window > 0:
+                self.gen.stats(window).reconnects += 1
+            try:
+                await self.connect()
+            except (OSError, websockets.WebSocketException):
                 self.gen.error()
+                return
+
+    async def connect(self) -> None:
+        self.ws = await websockets.connect(
+            self.url, max_size=2**22, ping_interval=None, open_timeout=120
+        )
+        await self.ws.send(_encode({"type": "auth", "token": self.token}))
 
     async def on(self, data: bytes) -> None:
         gen = self.gen
@@ -190,6 +216,15 @@ class Seat:
             return
         if kind == "update" and window > 0:
             gen.stats(window).update_bytes.append(len(data))
+        if kind == "snapshot" and self.waiting and self.waiting[0] > 0:
+            # a new owner's snapshot while an action was on its way: the snapshot says whether
+            # it was applied (then it is in the log as surely as an acknowledged one)
+            seq = self.waiting[0]
+            if (message.lastClientSeq or 0) >= seq:
+                self.gen.acked.append((self.room.room_id, self.player, seq))
+            else:
+                self.seq = message.lastClientSeq or 0
+            self.waiting = None
         if kind == "snapshot" or message.view is not None:
             self.view = message.view
         elif message.patch:
@@ -201,6 +236,7 @@ class Seat:
                 gen.spawn(gen.rematch(self.room))
         if self.waiting and message.ack == self.waiting[0]:
             self.room.ever_played = True
+            self.gen.acked.append((self.room.room_id, self.player, message.ack))
             if window > 0:
                 stats = gen.stats(window)
                 stats.latencies.append(time.perf_counter() - self.waiting[1])
@@ -247,6 +283,7 @@ class Generator:
         self.bots = bots
         self.rooms: list[Room] = []
         self.windows: dict[int, WindowStats] = {}
+        self.acked: list[tuple[str, str, int]] = []  # (room id, player, clientSeq) acknowledged
         self.sem = asyncio.Semaphore(CONCURRENCY)
         self.tasks: set[asyncio.Task[Any]] = set()
         self.closing = False
@@ -300,8 +337,8 @@ class Generator:
             node=k,
             json={"game": "marble", "nickname": "p1", "options": {"maxRounds": 30}},
         )
-        room = Room(created["code"], created["token"])
         rid = created["roomId"]
+        room = Room(created["code"], created["token"], rid)
         room.seats.append(
             Seat(self, room, self.ws_url(k, rid), created["token"], created["playerId"], True)
         )
@@ -317,10 +354,7 @@ class Generator:
             )
         for seat in room.seats:
             async with self.sem:
-                seat.ws = await websockets.connect(
-                    seat.url, max_size=2**22, ping_interval=None, open_timeout=120
-                )
-                await seat.ws.send(_encode({"type": "auth", "token": seat.token}))
+                await seat.connect()
         return room
 
     async def grow(self, total: int) -> int:
@@ -425,6 +459,8 @@ async def _commands(address: str, conn: Any, window: Any, think: float, bots: in
                 conn.send(("ready", await gen.grow(arg)))
             elif command == "report":
                 conn.send(("report", gen.report(arg)))
+            elif command == "acked":
+                conn.send(("acked", gen.acked))
             else:
                 watcher.cancel()
                 await gen.close()
@@ -487,6 +523,7 @@ class Setup:
     pin: bool = True
     nodes: int = 1  # >1: a cluster of that many nodes on ``db`` (PostgreSQL) and ``redis``
     redis: str | None = None
+    lb: Routing | None = None  # the generator reaches the nodes through deploy/nginx.conf
 
 
 class Server:
@@ -521,6 +558,14 @@ class Server:
         for proc, address in zip(self.procs, self.addresses, strict=True):
             self._wait_healthy(proc, address)
         self.idle_rss_kib = sum(rss_kib(pid) for pid in self.pids)
+        self.nginx: Nginx | None = None
+        self.entry = self.addresses  # where the generator connects
+        if setup.lb:
+            _, others = split_cores() if setup.pin else (None, None)
+            self.nginx = Nginx(self.addresses, Path(self.tmp.name), routing=setup.lb, cores=others)
+            self.nginx.start()
+            self.nginx.wait_ready()
+            self.entry = [self.nginx.address]
 
     @property
     def pid(self) -> int:
@@ -542,6 +587,8 @@ class Server:
         raise RuntimeError("the server did not start")
 
     def stop(self) -> None:
+        if self.nginx is not None:
+            self.nginx.stop()
         for proc in self.procs:
             proc.send_signal(signal.SIGTERM)
         for proc in self.procs:
@@ -606,6 +653,11 @@ class Generators:
     def report(self, window: int) -> list[WindowStats]:
         return list(self._ask_all("report", [window] * self.count, 120))
 
+    def acked(self) -> list[tuple[str, str, int]]:
+        """Every action acknowledged so far: (room id, player, clientSeq)."""
+        parts = self._ask_all("acked", [None] * self.count, 120)
+        return [tuple(item) for part in parts for item in part]
+
     def stop(self) -> None:
         with contextlib.suppress(Exception):
             self._ask_all("stop", [None] * self.count, 60)
@@ -621,7 +673,7 @@ def running(setup: Setup) -> Iterator[tuple[Server, Generators]]:
     server = Server(setup, server_core)
     generators = None
     try:
-        generators = Generators(",".join(server.addresses), setup, generator_cores)
+        generators = Generators(",".join(server.entry), setup, generator_cores)
         yield server, generators
     finally:
         if generators:
@@ -635,10 +687,15 @@ def _quantile(sorted_values: Sequence[float], q: float) -> float:
     return float(sorted_values[min(len(sorted_values) - 1, int(len(sorted_values) * q))])
 
 
+Probe = Callable[[Server], dict[str, float]]  # counters read at a window's open and close
+
+
 def measure_window(
-    server: Server, generators: Generators, number: int, seconds: float
+    server: Server, generators: Generators, number: int, seconds: float, probe: Probe | None = None
 ) -> dict[str, Any]:
-    """One measured window: the server's CPU and the generators' counts over the same interval."""
+    """One measured window: the server's CPU and the generators' counts over the same interval;
+    ``probe``'s counters become figures per accepted action (``NAME_per_action``)."""
+    counters_open = probe(server) if probe else {}
     cpu_open = sum(cpu_seconds(pid) for pid in server.pids)
     wait_open = sum(run_queue_wait_s(pid) for pid in server.pids)
     started = time.perf_counter()
@@ -649,6 +706,7 @@ def measure_window(
     server_cpu = sum(cpu_seconds(pid) for pid in server.pids) - cpu_open  # every node's
     server_wait = sum(run_queue_wait_s(pid) for pid in server.pids) - wait_open
     rss = sum(rss_kib(pid) for pid in server.pids)
+    counters_close = probe(server) if probe else {}
     parts = generators.report(number)
     lat = sorted(x for part in parts for x in part.latencies)
     sizes = sorted(x for part in parts for x in part.update_bytes)
@@ -673,6 +731,10 @@ def measure_window(
         "kib_per_room": (rss - server.idle_rss_kib) / max(generators.rooms, 1),
         "errors": sum(part.errors for part in parts),
         "refused": sum(part.refused for part in parts),
+        "reconnects": sum(part.reconnects for part in parts),
+    } | {
+        f"{name}_per_action": (value - counters_open[name]) / accepted if accepted else nan
+        for name, value in counters_close.items()
     }
 
 
@@ -685,17 +747,29 @@ def median_row(windows: list[dict[str, Any]]) -> dict[str, Any]:
     row["p99_ms_max"] = max(w["p99_ms"] for w in windows)
     row["errors"] = sum(w["errors"] for w in windows)
     row["refused"] = sum(w["refused"] for w in windows)
+    row["reconnects"] = sum(w["reconnects"] for w in windows)
     row["windows"] = len(windows)
     return row
 
 
-def measure(rooms: int, setup: Setup, runs: int, seconds: float, warmup: float) -> dict[str, Any]:
-    """A fresh server with ``rooms`` playing rooms; ``runs`` windows of ``seconds`` after warm-up."""
+def measure(
+    rooms: int,
+    setup: Setup,
+    runs: int,
+    seconds: float,
+    warmup: float,
+    probe: Probe | None = None,
+    after: Callable[[Server, list[tuple[str, str, int]]], dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """A fresh server with ``rooms`` playing rooms; ``runs`` windows of ``seconds`` after warm-up.
+    ``after``: told the server and every action acknowledged during the run (room id, player,
+    clientSeq) once the windows closed; its figures join the row."""
     with running(setup) as (server, generators):
         generators.grow(rooms)
         time.sleep(warmup)
-        windows = [measure_window(server, generators, i + 1, seconds) for i in range(runs)]
-    return median_row(windows)
+        windows = [measure_window(server, generators, i + 1, seconds, probe) for i in range(runs)]
+        checked = after(server, generators.acked()) if after else {}
+    return median_row(windows) | checked
 
 
 def _ms(value: float) -> str:

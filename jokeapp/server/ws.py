@@ -210,7 +210,13 @@ async def _find_in_cluster(
         else:
             if isinstance(where, Room):
                 return where
-            if await forwarder.relay(websocket, where.url, pending, opening=(auth_frame,)):
+            relayed = websocket.app.state.metrics.relayed
+            relayed.inc()
+            try:
+                done = await forwarder.relay(websocket, where.url, pending, opening=(auth_frame,))
+            finally:
+                relayed.dec()
+            if done:
                 return None
             give_up = time.monotonic() + MOVE_WAIT  # it was reachable: wait for its successor
             hurry = not hurry

@@ -88,6 +88,11 @@ class Metrics:
         self.leases_lost = Counter(
             "joke_leases_lost", "rooms this node stopped owning (lease lost or fenced)", registry=r
         )
+        self.relayed = Gauge(
+            "joke_relayed_sockets",
+            "sockets this node relays to the node owning their room",
+            registry=r,
+        )
 
     def for_game(self, game: str) -> GameMetrics:
         """The children of one game's labels, looked up once per room instead of per action."""
