@@ -309,13 +309,20 @@ class Generator:
     async def post(
         self, path: str, token: str | None = None, node: int = 0, **kwargs: Any
     ) -> dict[str, Any]:
-        """A POST that survives a dropped keep-alive connection under load (3 tries)."""
+        """A POST that survives a dropped keep-alive connection under load (3 tries) and, as
+        a person's client does, tries again a moment later when the room is moving."""
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         http = self.http[node % len(self.http)]
         for attempt in range(3):
             try:
                 async with self.sem:
                     response = await http.post(path, headers=headers, **kwargs)
+                for wait in (0.5, 1.0, 2.0):
+                    if response.status_code != 503 or "room_moving" not in response.text:
+                        break
+                    await asyncio.sleep(wait)
+                    async with self.sem:
+                        response = await http.post(path, headers=headers, **kwargs)
                 if response.status_code >= 400:
                     raise RuntimeError(f"POST {path}: {response.status_code} {response.text[:200]}")
                 result: dict[str, Any] = response.json()

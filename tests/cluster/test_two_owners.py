@@ -191,3 +191,25 @@ async def test_a_node_handing_its_rooms_over_says_it_cannot_serve(
     with pytest.raises(NodeStopping):
         await a.serving()
     assert not a.owns(room.room_id)
+
+
+async def test_a_room_follows_its_sockets_and_its_lease_is_kept_for_the_node_holding_them(
+    nodes: list[ClusterNode],
+) -> None:
+    a, b = nodes
+    room, _, conns = await playing_room(a)
+    a.attach(room.room_id, "a")  # a socket connected to a, one relayed by b: it stays
+    a.attach(room.room_id, "b")
+    assert a.follow_target(room.room_id) is None
+    a.attach(room.room_id, "b")  # b now relays more of its sockets than a serves
+    assert a.follow_target(room.room_id) == "b"
+    await until(lambda: _dropped(a, room))
+    assert not a.owns(room.room_id) and a.handed_over == 1
+    assert all(c.closed == CLOSE_RECONNECT for c in conns)  # "reconnect", and no error frame
+    assert not any(e["code"] == "room_moving" for c in conns for e in c.of_type("error"))
+
+    assert not await a.take(room.room_id)  # reserved for b: not even its old owner takes it
+    found = await b.locate(room.code)
+    assert isinstance(found, Room) and b.owns(room.room_id)
+    assert found.match is not None and found.match.steps == 2  # rebuilt from the log
+    assert await b.store.room_owner(room.room_id) == (2, "b")
