@@ -9,12 +9,13 @@ room's reference, so a room's sockets land on one node, which takes the room ove
 two nodes or more, with plain round robin too (``--routing``), where sockets land anywhere and
 the owner relays the others. CPU per action sums every node.
 
-Round trips, counted where they land over the same windows: Redis commands from the
-benchmark's own ``redis-server`` (``INFO commandstats``; commands inside a Lua script count
-too, so this bounds the round trips from above), PostgreSQL transactions from
-``pg_stat_database`` of the run's own database (``joke_bench_<hex>`` on the server of
-``--pg``, made for each configuration and dropped after it; PostgreSQL's backends report these
-at most once a second, so a window's edges blur by that much). Nothing lost: after the
+Round trips per action over the same windows, as the nodes count them (``/metrics``:
+``joke_redis_requests_total``, a pipeline or a script being one request, and
+``joke_store_round_trips_total``: statements, BEGIN, COMMIT), and PostgreSQL's own count of
+transactions in the run's database (``pg_stat_database`` of ``joke_bench_<hex>`` on the
+server of ``--pg``, made for each configuration and dropped after it; backends report it at
+most once a second, so a window's edges blur by that much). Redis is a ``redis-server`` of
+the benchmark's own (``--redis own``), so nothing else shares it. Nothing lost: after the
 windows, every action the generator saw acknowledged (or a new owner's snapshot confirmed) is
 looked up in the log (``actions``: room, seat, clientSeq).
 
@@ -129,21 +130,33 @@ def configurations(nodes: list[int], routings: list[Routing]) -> list[Config]:
     return found
 
 
-class Counters:
-    """What a window's probe reads: Redis commands, PostgreSQL transactions."""
+def node_counts(server: load.Server) -> dict[str, float]:
+    """Every node's /metrics, summed: the counters and gauges by name (labels dropped)."""
+    found: dict[str, float] = {}
+    for address in server.addresses:
+        text = httpx.get(f"http://{address}/metrics", timeout=30).text
+        for line in text.splitlines():
+            if line and not line.startswith("#"):
+                name, _, value = line.rpartition(" ")
+                name = name.split("{", 1)[0]
+                found[name] = found.get(name, 0.0) + float(value)
+    return found
 
-    def __init__(self, pg: str, database: str, redis_url: str | None) -> None:
+
+class Counters:
+    """What a window's probe reads: the nodes' requests to Redis and to PostgreSQL (their
+    /metrics) and PostgreSQL's own count of the run's transactions."""
+
+    def __init__(self, pg: str, database: str) -> None:
         self.pg = pg
         self.database = database
-        self.redis = redis.Redis.from_url(redis_url) if redis_url else None
 
     def __call__(self, server: load.Server) -> dict[str, float]:
-        found: dict[str, float] = {}
-        if self.redis is not None:
-            stats: dict[str, Any] = self.redis.info("commandstats")
-            found["redis_commands"] = sum(
-                int(v["calls"]) for k, v in stats.items() if k != "cmdstat_info"
-            )
+        counts = node_counts(server)
+        found = {
+            "pg_round_trips": counts.get("joke_store_round_trips_total", 0.0),
+            "redis_round_trips": counts.get("joke_redis_requests_total", 0.0),
+        }
         rows = asyncio.run(
             _admin(
                 self.pg,
@@ -153,22 +166,6 @@ class Counters:
         )
         found["pg_transactions"] = float(rows[0][0]) if rows else float("nan")
         return found
-
-    def close(self) -> None:
-        if self.redis is not None:
-            self.redis.close()
-
-
-def relayed(server: load.Server) -> int:
-    """Sockets the nodes relay to another node right now (their /metrics)."""
-    total = 0
-    for address in server.addresses:
-        with contextlib.suppress(httpx.HTTPError):
-            text = httpx.get(f"http://{address}/metrics", timeout=10).text
-            for line in text.splitlines():
-                if line.startswith("joke_relayed_sockets "):
-                    total += int(float(line.split()[1]))
-    return total
 
 
 def lost(db: str, acked: list[tuple[str, str, int]]) -> int:
@@ -192,21 +189,16 @@ def measure(
             redis=redis_url if config.clustered else None,
             lb=config.routing,
         )
-        counters = Counters(args.pg, name, redis_url if config.clustered else None)
         ends: dict[str, Any] = {}
 
         def after(server: load.Server, acked: list[tuple[str, str, int]]) -> dict[str, Any]:
-            ends["relayed"] = relayed(server)
+            ends["relayed"] = int(node_counts(server).get("joke_relayed_sockets", 0))
             ends["acked"] = len(acked)
             ends["lost"] = lost(db, acked)
             return ends
 
-        try:
-            row = load.measure(
-                args.rooms, setup, args.runs, args.seconds, args.warmup, counters, after
-            )
-        finally:
-            counters.close()
+        probe = Counters(args.pg, name)
+        row = load.measure(args.rooms, setup, args.runs, args.seconds, args.warmup, probe, after)
     return row | {"label": config.label, "routing": config.routing, "think": think}
 
 
@@ -259,29 +251,32 @@ def section(args: argparse.Namespace, rows: list[dict[str, Any]]) -> list[str]:
         "without its `hash` line. Playing: rooms with an action accepted in the window, of all "
         "rooms. CPU per action: all nodes summed; × one process: against the single process "
         "at the same pace. Relayed: sockets relayed to another node after the windows, of all. "
-        "Redis: commands per accepted action on the benchmark's own redis-server (INFO "
-        "commandstats); PostgreSQL: transactions per accepted action (pg_stat_database). "
+        "Round trips per accepted action, counted by the nodes (/metrics): Redis requests (a "
+        "pipeline or a script is one; the benchmark's own redis-server), PostgreSQL requests "
+        "(statements, BEGIN, COMMIT) and, in brackets, PostgreSQL's own count of the run "
+        "database's transactions (pg_stat_database). "
         "Lost: acknowledged actions missing from the log, of all acknowledged in the run. "
         f"Median of {args.runs} windows of {args.seconds:g} s after {args.warmup:g} s of "
         "warm-up.",
         "",
         "| pace | setup | routing | playing | actions/s | p50 | p99 | server CPU/action "
-        "| × one process | relayed | Redis/action | PostgreSQL/action | errors | lost |",
+        "| × one process | relayed | Redis/action | PostgreSQL/action (transactions) | errors "
+        "| lost |",
         "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
         ratio = r["server_cpu_ms_per_action"] / base[r["think"]]
         routing = r["routing"] if r["label"].startswith(("2", "3")) else "—"
-        redis_cell = (
-            f"{r['redis_commands_per_action']:.3f}" if "redis_commands_per_action" in r else "—"
-        )
+        redis = r["redis_round_trips_per_action"]
+        redis_cell = f"{redis:.3f}" if r["label"][0].isdigit() else "—"
         lines.append(
             f"| {_pace(r['think'])} | {r['label']} | {routing} "
             f"| {r['rooms_playing_min']:,.0f} / {r['rooms']:,} | {r['actions_per_s']:,.0f} "
             f"| {r['p50_ms']:,.1f} ms | {r['p99_ms']:,.1f} ms "
             f"| {r['server_cpu_ms_per_action']:.3f} ms | {ratio:.2f} "
             f"| {r['relayed']:,} / {r['rooms'] * load.SEATS:,} | {redis_cell} "
-            f"| {r['pg_transactions_per_action']:.3f} | {r['errors']:.0f} "
+            f"| {r['pg_round_trips_per_action']:.2f} ({r['pg_transactions_per_action']:.3f}) "
+            f"| {r['errors']:.0f} "
             f"| {r['lost']} / {r['acked']:,} |"
         )
     return lines

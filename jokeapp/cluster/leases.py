@@ -8,6 +8,7 @@ store's fence keeps working even after Redis lost its data.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,6 +58,25 @@ return 1
 """
 
 
+class RoundTrips:
+    """Requests written to Redis (a pipeline or a script is one): this node's round trips."""
+
+    def __init__(self) -> None:
+        self.requests = 0
+
+
+class _Counted(aioredis.Connection):
+    def __init__(self, *args: Any, tally: RoundTrips, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.tally = tally
+
+    async def send_packed_command(
+        self, command: bytes | str | Iterable[bytes], check_health: bool = True
+    ) -> None:
+        self.tally.requests += 1
+        await super().send_packed_command(command, check_health)
+
+
 @dataclass(frozen=True, slots=True)
 class Holder:
     node: str
@@ -76,8 +96,16 @@ def _holder(raw: Any) -> Holder | None:
 
 
 class Leases:
-    def __init__(self, client: aioredis.Redis, prefix: str, node: str, ttl: float) -> None:
+    def __init__(
+        self,
+        client: aioredis.Redis,
+        prefix: str,
+        node: str,
+        ttl: float,
+        tally: RoundTrips | None = None,
+    ) -> None:
         self.client = client
+        self.tally = tally or RoundTrips()  # counted only on the connections of ``connect``
         self.prefix = prefix
         self.node = node
         self.ttl_ms = int(ttl * 1000)
@@ -89,8 +117,11 @@ class Leases:
     @classmethod
     def connect(cls, url: str, prefix: str, node: str, ttl: float) -> Leases:
         # A burst of requests waits for one of a bounded set of connections (no error).
-        pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=64, timeout=30)
-        return cls(aioredis.Redis(connection_pool=pool), prefix, node, ttl)
+        tally = RoundTrips()
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url, max_connections=64, timeout=30, connection_class=_Counted, tally=tally
+        )
+        return cls(aioredis.Redis(connection_pool=pool), prefix, node, ttl, tally)
 
     def _key(self, kind: str, name: str) -> str:
         return f"{self.prefix}:{kind}:{name}"

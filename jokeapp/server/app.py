@@ -94,6 +94,10 @@ def create_app(settings: Settings, clock: Clock | None = None) -> Starlette:
             log.info("restored %d unfinished rooms", restored)
         app.state.cluster = cluster
         app.state.forwarder = forwarder
+        metrics.watch_round_trips(
+            lambda: store.round_trips,
+            (lambda: cluster.leases.tally.requests) if cluster is not None else None,
+        )
         # Thousands of small, short-lived dicts per second (events, views) make the default
         # collector run a full pass often; those pauses were the p99 under load.
         gc.freeze()

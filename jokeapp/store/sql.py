@@ -67,7 +67,15 @@ class SqlStore:
         self._fences: dict[str, int] = {}  # room id -> epoch claimed (cluster mode only)
         self.on_fenced: list[Callable[[str], None]] = []
         self._writer: asyncio.Task[None] | None = None
+        # Requests sent to the database: each statement (an executemany is one), BEGIN and
+        # COMMIT or ROLLBACK; what /metrics reports as the store's round trips.
+        self.round_trips = 0
+        for name in ("before_cursor_execute", "begin", "commit", "rollback"):
+            event.listen(engine.sync_engine, name, self._count)
         self._prepare()
+
+    def _count(self, *args: Any, **kwargs: Any) -> None:
+        self.round_trips += 1
 
     @classmethod
     async def open(cls, db: str, *, schema: str | None = None) -> SqlStore:

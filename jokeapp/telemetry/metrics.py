@@ -12,7 +12,7 @@ from collections import Counter as Tally
 from collections.abc import Callable, Iterable, Iterator
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
-from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
@@ -23,6 +23,20 @@ STORE_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0
 
 # (game id, status) of every live room, read when /metrics is scraped
 RoomSource = Callable[[], Iterable[tuple[str, str]]]
+
+
+_REDIS_HELP = "requests written to Redis (round trips; a pipeline or a script is one)"
+_STORE_HELP = "requests sent to the database (statements, BEGIN, COMMIT/ROLLBACK)"
+
+
+class _CountCollector(Collector):
+    def __init__(self, name: str, documentation: str, source: Callable[[], int]) -> None:
+        self.name = name
+        self.documentation = documentation
+        self.source = source
+
+    def collect(self) -> Iterator[CounterMetricFamily]:
+        yield CounterMetricFamily(self.name, self.documentation, value=self.source())
 
 
 class _RoomsCollector(Collector):
@@ -101,6 +115,14 @@ class Metrics:
     def watch_rooms(self, source: RoomSource) -> None:
         """Reports ``joke_rooms{game, status}`` from ``source`` at each scrape."""
         self.registry.register(_RoomsCollector(source))
+
+    def watch_round_trips(self, store: Callable[[], int], redis: Callable[[], int] | None) -> None:
+        """Reports ``joke_store_round_trips_total`` (statements, BEGIN, COMMIT sent to the
+        database) and, in a cluster, ``joke_redis_requests_total`` (requests written to Redis;
+        a pipeline or a script is one), read at each scrape."""
+        self.registry.register(_CountCollector("joke_store_round_trips", _STORE_HELP, store))
+        if redis is not None:
+            self.registry.register(_CountCollector("joke_redis_requests", _REDIS_HELP, redis))
 
     def render(self) -> bytes:
         return generate_latest(self.registry)
