@@ -37,6 +37,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from math import nan
 from typing import Any
 
 import httpx
@@ -47,6 +48,10 @@ from jokeapp.bench.machine import describe
 from jokeapp.bench.nginx import ROUTINGS, Routing
 
 PG = "postgresql://postgres@127.0.0.1:5432/test"
+# Requests in flight per generator process while the rooms are opened: a room's sockets make
+# it move to their node as they connect, and several nodes on one core then answer far slower
+# than one; a deep queue would only stretch each request past nginx's 60 s.
+CONCURRENCY = 20
 HUMAN = 2.0  # seconds a seat thinks before each action at a human pace (as the capacity ramp)
 
 
@@ -188,6 +193,7 @@ def measure(
             nodes=config.nodes,
             redis=redis_url if config.clustered else None,
             lb=config.routing,
+            concurrency=CONCURRENCY,
         )
         ends: dict[str, Any] = {}
 
@@ -203,20 +209,29 @@ def measure(
 
 
 def run(args: argparse.Namespace) -> list[dict[str, Any]]:
+    args.load_at_start = os.getloadavg()[0]
+    started = time.monotonic()
     rows = []
     with own_redis() if args.redis == "own" else contextlib.nullcontext(args.redis) as url:
         for think in args.paces:
             for config in configurations(args.nodes, args.routing):
-                started = time.monotonic()
-                row = measure(args, config, think, url)
+                began = time.monotonic()
+                try:
+                    row = measure(args, config, think, url)
+                except Exception as exc:  # one failed configuration does not lose the others
+                    print(f"failed {config.label} ({config.routing}): {exc}", file=sys.stderr)
+                    rows.append({"label": config.label, "routing": config.routing,
+                                 "think": think, "failed": f"{type(exc).__name__}: {exc}"})  # fmt: skip
+                    continue
                 rows.append(row)
                 print(
                     f"measured {config.label} ({config.routing}, think {think:g} s): "
                     f"{row['actions_per_s']:.0f} actions/s, "
                     f"{row['server_cpu_ms_per_action']:.3f} ms CPU/action, "
-                    f"{row['lost']} lost, in {time.monotonic() - started:.0f} s",
+                    f"{row['lost']} lost, in {time.monotonic() - began:.0f} s",
                     file=sys.stderr,
                 )
+    args.minutes = (time.monotonic() - started) / 60
     return rows
 
 
@@ -238,7 +253,11 @@ def command_line(args: argparse.Namespace) -> str:
 
 
 def section(args: argparse.Namespace, rows: list[dict[str, Any]]) -> list[str]:
-    base = {r["think"]: r["server_cpu_ms_per_action"] for r in rows if r["label"].startswith("one")}
+    base = {
+        r["think"]: r["server_cpu_ms_per_action"]
+        for r in rows
+        if r["label"].startswith("one") and "failed" not in r
+    }
     lines = [
         "## Cluster",
         "",
@@ -257,7 +276,8 @@ def section(args: argparse.Namespace, rows: list[dict[str, Any]]) -> list[str]:
         "database's transactions (pg_stat_database). "
         "Lost: acknowledged actions missing from the log, of all acknowledged in the run. "
         f"Median of {args.runs} windows of {args.seconds:g} s after {args.warmup:g} s of "
-        "warm-up.",
+        f"warm-up; the run took {args.minutes:.0f} minutes, the machine's load average was "
+        f"{args.load_at_start:.1f} as it began (the ratios compare runs made back to back).",
         "",
         "| pace | setup | routing | playing | actions/s | p50 | p99 | server CPU/action "
         "| × one process | relayed | Redis/action | PostgreSQL/action (transactions) | errors "
@@ -265,8 +285,12 @@ def section(args: argparse.Namespace, rows: list[dict[str, Any]]) -> list[str]:
         "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
-        ratio = r["server_cpu_ms_per_action"] / base[r["think"]]
-        routing = r["routing"] if r["label"].startswith(("2", "3")) else "—"
+        routing = r["routing"] if r["label"][0] in "23456789" else "—"
+        if "failed" in r:
+            why = r["failed"].splitlines()[0][:120].replace("|", "/")
+            lines.append(f"| {_pace(r['think'])} | {r['label']} | {routing} | failed: {why} |")
+            continue
+        ratio = r["server_cpu_ms_per_action"] / base[r["think"]] if r["think"] in base else nan
         redis = r["redis_round_trips_per_action"]
         redis_cell = f"{redis:.3f}" if r["label"][0].isdigit() else "—"
         lines.append(

@@ -274,6 +274,7 @@ class Generator:
         window: Any,
         think: float,
         bots: int,
+        concurrency: int = CONCURRENCY,
     ) -> None:
         self.addresses = addresses  # the nodes: room k is opened on node k, its seats go round
         self.http = http
@@ -284,7 +285,7 @@ class Generator:
         self.rooms: list[Room] = []
         self.windows: dict[int, WindowStats] = {}
         self.acked: list[tuple[str, str, int]] = []  # (room id, player, clientSeq) acknowledged
-        self.sem = asyncio.Semaphore(CONCURRENCY)
+        self.sem = asyncio.Semaphore(concurrency)
         self.tasks: set[asyncio.Task[Any]] = set()
         self.closing = False
         self.cpu_window, self.cpu_mark = 0, 0.0  # the window being charged, CPU at its open
@@ -430,7 +431,13 @@ def _raise_open_files() -> None:
 
 
 def _worker(
-    address: str, conn: Any, window: Any, think: float, bots: int, cores: set[int] | None
+    address: str,
+    conn: Any,
+    window: Any,
+    think: float,
+    bots: int,
+    cores: set[int] | None,
+    concurrency: int,
 ) -> None:
     if cores and hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, cores)
@@ -440,16 +447,18 @@ def _worker(
 
         uvloop.install()
     try:
-        asyncio.run(_commands(address, conn, window, think, bots))
+        asyncio.run(_commands(address, conn, window, think, bots, concurrency))
     except BaseException as exc:  # the parent reports it instead of waiting forever
         with contextlib.suppress(Exception):
             conn.send(("error", f"{type(exc).__name__}: {exc}"))
         raise
 
 
-async def _commands(address: str, conn: Any, window: Any, think: float, bots: int) -> None:
+async def _commands(
+    address: str, conn: Any, window: Any, think: float, bots: int, concurrency: int
+) -> None:
     loop = asyncio.get_running_loop()
-    limits = httpx.Limits(max_connections=CONCURRENCY, max_keepalive_connections=CONCURRENCY)
+    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
     addresses = address.split(",")  # a cluster's nodes, or the one server
     async with contextlib.AsyncExitStack() as stack:
         http = [
@@ -458,7 +467,7 @@ async def _commands(address: str, conn: Any, window: Any, think: float, bots: in
             )
             for a in addresses
         ]
-        gen = Generator(addresses, http, window, think, bots)
+        gen = Generator(addresses, http, window, think, bots, concurrency)
         watcher = asyncio.create_task(gen.watch_cpu())
         while True:
             command, arg = await loop.run_in_executor(None, conn.recv)
@@ -530,6 +539,7 @@ class Setup:
     pin: bool = True
     nodes: int = 1  # >1: a cluster of that many nodes on ``db`` (PostgreSQL) and ``redis``
     redis: str | None = None
+    concurrency: int = CONCURRENCY  # requests in flight per generator process while growing
     lb: Routing | None = None  # the generator reaches the nodes through deploy/nginx.conf
 
 
@@ -553,9 +563,11 @@ class Server:
             ]  # fmt: skip
             if setup.redis:
                 cmd += ["--redis", setup.redis, "--node", f"n{i + 1}", "--redis-prefix", prefix]
-            proc = subprocess.Popen(
-                cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=_raise_open_files
-            )
+            # a file, not a pipe nobody reads: a node that logs a lot must not block on it
+            with Path(self.tmp.name, f"node-{i + 1}.log").open("wb") as log:
+                proc = subprocess.Popen(
+                    cmd, stdout=subprocess.DEVNULL, stderr=log, preexec_fn=_raise_open_files
+                )
             if core:
                 os.sched_setaffinity(proc.pid, core)
             self.procs.append(proc)
@@ -582,11 +594,17 @@ class Server:
     def pids(self) -> list[int]:
         return [proc.pid for proc in self.procs]
 
+    def log_tail(self, proc: subprocess.Popen[bytes], size: int = 500) -> str:
+        """The end of a node's stderr (its error lines)."""
+        path = Path(self.tmp.name, f"node-{self.procs.index(proc) + 1}.log")
+        with contextlib.suppress(OSError):
+            return path.read_bytes()[-size:].decode(errors="replace").strip()
+        return ""
+
     def _wait_healthy(self, proc: subprocess.Popen[bytes], address: str) -> None:
         for _ in range(300):
             if proc.poll() is not None:
-                err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
-                raise RuntimeError(f"the server exited: {err.strip()[-500:]}")
+                raise RuntimeError(f"the server exited: {self.log_tail(proc)}")
             with contextlib.suppress(httpx.HTTPError):
                 if httpx.get(f"http://{address}/api/health", timeout=1).status_code == 200:
                     return
@@ -627,7 +645,8 @@ class Generators:
         for _ in range(self.count):
             parent, child = ctx.Pipe()
             proc = ctx.Process(
-                target=_worker, args=(address, child, self.window, setup.think, setup.bots, cores),
+                target=_worker,
+                args=(address, child, self.window, setup.think, setup.bots, cores, setup.concurrency),
                 daemon=True,
             )  # fmt: skip
             proc.start()
