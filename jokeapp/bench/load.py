@@ -144,6 +144,7 @@ class Room:
         self.played: set[int] = set()  # windows in which an action of this room was accepted
         self.ever_played = False
         self.rematching = False
+        self.held = True  # no seat acts until every room of its growth step has started
 
 
 class Seat:
@@ -161,6 +162,7 @@ class Seat:
         self.ws: Any = None
         self.status = "lobby"
         self.view: dict[str, Any] | None = None  # as patched by every update
+        self.my_turn = False  # the last update or snapshot named this seat pending
 
     async def run(self) -> None:
         while True:
@@ -217,13 +219,12 @@ class Seat:
         if kind == "update" and window > 0:
             gen.stats(window).update_bytes.append(len(data))
         if kind == "snapshot" and self.waiting and self.waiting[0] > 0:
-            # a new owner's snapshot while an action was on its way: the snapshot says whether
-            # it was applied (then it is in the log as surely as an acknowledged one)
+            # a new owner's snapshot while an action was on its way: applied (then it is in the
+            # log as surely as an acknowledged one), or still on its way or lost; like the web
+            # client, never go back: decide again with the next number (a gap is corrected)
             seq = self.waiting[0]
             if (message.lastClientSeq or 0) >= seq:
                 self.gen.acked.append((self.room.room_id, self.player, seq))
-            else:
-                self.seq = message.lastClientSeq or 0
             self.waiting = None
         if kind == "snapshot" or message.view is not None:
             self.view = message.view
@@ -243,9 +244,15 @@ class Seat:
                 stats.accepted += 1
                 self.room.played.add(window)
             self.waiting = None
+        self.my_turn = any(p.player == self.player for p in message.pending)
+        await self.decide()
+
+    async def decide(self) -> None:
+        """Acts if it is this seat's turn and nothing of it is on its way."""
+        gen = self.gen
         if self.waiting is not None or self.status != "playing" or self.view is None:
             return
-        if not any(p.player == self.player for p in message.pending):
+        if not self.my_turn or self.room.held:
             return
         candidates = marble_policy(self.view, self.player)
         if candidates and gen.think > 0:
@@ -371,7 +378,13 @@ class Generator:
         for room in new:
             for seat in room.seats:
                 self.spawn(seat.run())
+        # Started first, played after: rooms already playing at full speed would make the
+        # later starts wait behind them (past nginx's 60 s on a busy machine).
         await asyncio.gather(*[self.post(f"/api/rooms/{r.code}/start", r.token) for r in new])
+        for room in new:
+            room.held = False
+            for seat in room.seats:
+                await seat.decide()
         self.rooms.extend(new)
         deadline = time.monotonic() + PLAYING_TIMEOUT
         while not all(room.ever_played for room in self.rooms):

@@ -6,8 +6,8 @@ owner died). Taking means: a lease with the next epoch, the store claimed with t
 (from then on its writes are fenced by it), the room rebuilt from the log with its clocks
 resumed. Losing a lease, or a fenced write, drops the room at once.
 
-Ownership follows the sockets: when more of a room's sockets are relayed from one other node
-than are connected here, this node hands the room to that node (its lease reserved for it a
+Ownership follows the sockets: when more than half of a room's sockets are relayed from one
+other node, this node hands the room to that node (its lease reserved for it a
 moment), which takes it at its relays' next look; in the steady state nothing is relayed.
 """
 
@@ -37,7 +37,7 @@ class NodeStopping(Exception):
 
 
 SAFETY = 0.2  # the share of a lease's life this node gives up, against clock drift and pauses
-FOLLOW_AFTER = 0.1  # seconds a room's sockets get to arrive before it follows them
+FOLLOW_AFTER = 1.0  # seconds a room's sockets stay where they are before it follows them
 MIN_STAY = 2.0  # seconds a room taken over stays before it may move again (no ping-pong)
 RESERVE = 2.0  # seconds a handed-over lease is kept for the node it goes to
 SETTLE = 1.0  # at most this many seconds a handed-over room gets to finish its queued commands
@@ -81,7 +81,8 @@ class ClusterNode:
         self.handed_over = 0  # rooms this node gave to the node holding their sockets
         # each owned room's sockets by the node they came through (this one: connected here)
         self.sockets: defaultdict[str, Counter[str]] = defaultdict(Counter)
-        self._following: set[str] = set()  # rooms with a hand-over to their sockets pending
+        self._following: dict[str, float] = {}  # room -> when to look at its sockets again
+        self.follow_after = FOLLOW_AFTER
         self._moves: set[asyncio.Task[None]] = set()
         self._taking: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._finished: set[str] = set()  # owned rooms already taken out of the live set
@@ -299,26 +300,28 @@ class ClusterNode:
             self._consider(room_id)
 
     def follow_target(self, room_id: str) -> str | None:
-        """The node holding more of the room's sockets than this one (the most of them), if
-        any. Each move makes the owner's own share strictly larger, so moves cannot cycle
-        while the sockets stay where they are."""
+        """The other node through which more than half of the room's sockets come, if any.
+        After a move that node serves more than half of them itself, so no other node can
+        claim the room back while the sockets stay where they are: moves cannot cycle."""
         counts = self.sockets.get(room_id)
         if not counts:
             return None
-        node, most = max(counts.items(), key=lambda kv: (kv[1], kv[0] == self.name, kv[0]))
-        return node if node != self.name and most > counts.get(self.name, 0) else None
+        node, most = max(counts.items(), key=lambda kv: kv[1])
+        return node if node != self.name and 2 * most > sum(counts.values()) else None
 
     def _consider(self, room_id: str) -> None:
-        if (
-            room_id in self.owned
-            and room_id not in self._following
-            and not self.stopping
-            and self.follow_target(room_id) is not None
-        ):
-            self._following.add(room_id)
+        """After each change of a room's sockets: look again once they have stayed put for
+        FOLLOW_AFTER (a page opening its sockets one by one is judged whole)."""
+        if room_id not in self.owned or self.stopping:
+            return
+        pending = room_id in self._following
+        self._following[room_id] = time.monotonic() + self.follow_after
+        if not pending and self.follow_target(room_id) is not None:
             task = asyncio.get_running_loop().create_task(self._follow(room_id))
             self._moves.add(task)
             task.add_done_callback(self._moves.discard)
+        elif not pending:
+            del self._following[room_id]
 
     async def _follow(self, room_id: str) -> None:
         try:
@@ -326,12 +329,10 @@ class ClusterNode:
                 owned = self.owned.get(room_id)
                 if owned is None or self.stopping:
                     return
-                await asyncio.sleep(max(FOLLOW_AFTER, owned.movable_at - time.monotonic()))
-                owned = self.owned.get(room_id)
-                if owned is None or self.stopping:
-                    return
-                if time.monotonic() < owned.movable_at:
-                    continue
+                due = max(self._following[room_id], owned.movable_at)
+                if time.monotonic() < due:
+                    await asyncio.sleep(due - time.monotonic())
+                    continue  # the sockets may have changed meanwhile: the deadline with them
                 target = self.follow_target(room_id)
                 if target is not None:
                     await self.hand_to(room_id, target)
@@ -339,7 +340,7 @@ class ClusterNode:
         except Exception:
             log.exception("room %s: could not follow its sockets", room_id)
         finally:
-            self._following.discard(room_id)
+            self._following.pop(room_id, None)
 
     async def hand_to(self, room_id: str, node: str) -> None:
         """Lets the room go to ``node`` (which holds its sockets): its queued commands are

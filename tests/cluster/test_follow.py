@@ -97,6 +97,12 @@ async def test_through_nginx_a_room_runs_where_its_sockets_land_and_nothing_is_r
             ]
             for cl in people:
                 await cl.connect()
+            for cl in people:  # served (relayed or not): counted where they are
+                await cl.wait_until(
+                    lambda cl=cl: any(m["type"] == "snapshot" for m in cl.messages), timeout=30
+                )
+            # wherever the hash sent the sockets, the room follows them there
+            await until(lambda: _nothing_relayed(http, nodes), 30)
             r = await api.host("POST", f"/api/rooms/{code}/start", created["token"])
             assert r.status_code == 200, r.text
             for cl in people:
@@ -115,6 +121,10 @@ async def test_through_nginx_a_room_runs_where_its_sockets_land_and_nothing_is_r
     landed = {m.group(1) for ln in lines if (m := re.search(r"node=(\S+)", ln))}
     assert len(landed) == 1, lines
     assert names[landed.pop()] == name
+
+
+async def _nothing_relayed(http: httpx.AsyncClient, nodes: list[ServerProcess]) -> bool:
+    return not any([await _relayed(http, n) for n in nodes])
 
 
 class _Via:

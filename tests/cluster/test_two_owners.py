@@ -197,6 +197,7 @@ async def test_a_room_follows_its_sockets_and_its_lease_is_kept_for_the_node_hol
     nodes: list[ClusterNode],
 ) -> None:
     a, b = nodes
+    a.follow_after = 0.05  # well within the lease's life: nothing renews it here
     room, _, conns = await playing_room(a)
     a.attach(room.room_id, "a")  # a socket connected to a, one relayed by b: it stays
     a.attach(room.room_id, "b")
