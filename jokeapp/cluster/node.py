@@ -6,8 +6,8 @@ owner died). Taking means: a lease with the next epoch, the store claimed with t
 (from then on its writes are fenced by it), the room rebuilt from the log with its clocks
 resumed. Losing a lease, or a fenced write, drops the room at once.
 
-Ownership follows the sockets: when more than half of a room's sockets are relayed from one
-other node, this node hands the room to that node (its lease reserved for it a
+Ownership follows the sockets: when none of a room's sockets is connected here and more than
+half of them are relayed from one other node, this node hands the room to that node (its lease reserved for it a
 moment), which takes it at its relays' next look; in the steady state nothing is relayed.
 """
 
@@ -300,14 +300,15 @@ class ClusterNode:
             self._consider(room_id)
 
     def follow_target(self, room_id: str) -> str | None:
-        """The other node through which more than half of the room's sockets come, if any.
-        After a move that node serves more than half of them itself, so no other node can
-        claim the room back while the sockets stay where they are: moves cannot cycle."""
+        """The other node through which more than half of the room's sockets come, if this
+        node serves none of them itself (so a move never closes a client's socket: only the
+        relays' upstreams, which find the new owner). After a move that node serves more than
+        half of them itself and never moves the room on: moves cannot cycle."""
         counts = self.sockets.get(room_id)
-        if not counts:
+        if not counts or counts.get(self.name, 0) > 0:
             return None
         node, most = max(counts.items(), key=lambda kv: kv[1])
-        return node if node != self.name and 2 * most > sum(counts.values()) else None
+        return node if 2 * most > sum(counts.values()) else None
 
     def _consider(self, room_id: str) -> None:
         """After each change of a room's sockets: look again once they have stayed put for

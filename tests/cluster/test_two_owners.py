@@ -199,10 +199,12 @@ async def test_a_room_follows_its_sockets_and_its_lease_is_kept_for_the_node_hol
     a, b = nodes
     a.follow_after = 0.05  # well within the lease's life: nothing renews it here
     room, _, conns = await playing_room(a)
-    a.attach(room.room_id, "a")  # a socket connected to a, one relayed by b: it stays
+    a.attach(room.room_id, "a")  # a socket connected to a, two relayed by b: it stays (a
+    a.attach(room.room_id, "b")  # move would close the socket on a)
     a.attach(room.room_id, "b")
     assert a.follow_target(room.room_id) is None
-    a.attach(room.room_id, "b")  # b now relays more of its sockets than a serves
+    a.attach(room.room_id, "c")
+    a.detach(room.room_id, "a")  # the one on a leaves: b relays more than half of them
     assert a.follow_target(room.room_id) == "b"
     await until(lambda: _dropped(a, room))
     assert not a.owns(room.room_id) and a.handed_over == 1
