@@ -45,7 +45,7 @@ def _kind(state: MarbleState, player: str) -> str:
     return "other"
 
 
-def _outcome(state: MarbleState, player: str) -> tuple[float, int]:
+def played_out(state: MarbleState, player: str) -> tuple[float, int]:
     """Played out with normal's rules: (won, margin over the best other)."""
     for _ in range(LONGEST):
         if RULES.is_over(state):
@@ -68,7 +68,7 @@ def foresight_move(state: MarbleState, player: str, only: str = "all") -> Action
     def future(move: Action) -> tuple[float, int]:
         copy = from_json(saved)
         RULES.apply(copy, player, move)
-        return _outcome(copy, player)
+        return played_out(copy, player)
 
     return max(moves, key=future)
 
