@@ -29,6 +29,7 @@ from jokeapp.bench.load import (
     running,
 )
 from jokeapp.bench.machine import describe
+from jokeapp.bench.serverside import bound_ms
 
 DEFAULT_STEPS = [500, 1000, 2000, 3000, 4000, 5000]
 
@@ -81,9 +82,12 @@ def ramp(
             row["held"] = held(row, p99_ms)
             rows.append(row)
             print(
-                f"{rooms} rooms: p99 {row['p99_ms']:.1f} ms, {row['rooms_playing']} playing, "
-                f"{row['errors']} errors, server {row['server_cpu_share']:.0%} busy, "
-                f"{row['server_wait_share']:.0%} waiting for a core",
+                f"{rooms} rooms: p99 {row['p99_ms']:.1f} ms (server's own "
+                f"{bound_ms(row['server_p99_ms'])}, its loop lag max {bound_ms(row['server_lag_max_ms'])}, "
+                f"{row['gc_passes']:.0f} GC passes, longest {bound_ms(row['gc_max_ms'])}; generator "
+                f"lag p99 {row['generator_lag_p99_ms']:.1f} ms, max {row['generator_lag_max_ms']:.1f} ms), "
+                f"{row['rooms_playing']} playing, {row['errors']} errors, server "
+                f"{row['server_cpu_share']:.0%} busy, {row['server_wait_share']:.0%} waiting for a core",
                 file=sys.stderr,
             )
             if not row["held"]:
@@ -93,19 +97,22 @@ def ramp(
 
 def table(rows: list[dict[str, Any]]) -> str:
     lines = [
-        "| rooms | playing | actions/s | p50 | p99 | max | server CPU/action | server busy / waiting "
-        "| update bytes p50 | server RSS | RSS per room | errors | held |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+        "| rooms | playing | actions/s | p50 | p99 | max | server's own p99 | server loop lag max "
+        "| GC passes (total, longest) | generator lag p99 / max | server CPU/action | generator CPU/action "
+        "| server busy / waiting | update bytes p50 | server RSS | RSS per room | errors | held |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for r in rows:
         if "failed" in r:
-            lines.append(
-                f"| {r['rooms']:,} | — | — | — | — | — | — | — | — | — | — | — | {r['failed']} |"
-            )
+            lines.append(f"| {r['rooms']:,} |" + " — |" * 16 + f" {r['failed']} |")
             continue
         lines.append(
             f"| {r['rooms']:,} | {r['rooms_playing']:,} | {r['actions_per_s']:,.0f} | {_ms(r['p50_ms'])} "
-            f"| {_ms(r['p99_ms'])} | {_ms(r['max_ms'])} | {r['server_cpu_ms_per_action']:.2f} ms "
+            f"| {_ms(r['p99_ms'])} | {_ms(r['max_ms'])} | {bound_ms(r['server_p99_ms'])} "
+            f"| {bound_ms(r['server_lag_max_ms'])} "
+            f"| {r['gc_passes']:,.0f} ({r['gc_ms']:,.0f} ms, {bound_ms(r['gc_max_ms'])}) "
+            f"| {_ms(r['generator_lag_p99_ms'])} / {_ms(r['generator_lag_max_ms'])} "
+            f"| {r['server_cpu_ms_per_action']:.2f} ms | {r['generator_cpu_ms_per_action']:.2f} ms "
             f"| {r['server_cpu_share']:.0%} / {r['server_wait_share']:.0%} | {r['update_bytes_p50']:,.0f} B | {r['rss_mib']:,.0f} MiB "
             f"| {r['kib_per_room']:,.0f} KiB | {r['errors']} | {'yes' if r['held'] else 'no'} |"
         )
@@ -193,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     setup = Setup(
         port=args.port, think=args.think, bots=args.bots, bot_delay=args.bot_delay, rate=20.0,
-        generators=args.generators, db=args.db, pin=not args.no_pin,
+        generators=args.generators, db=args.db, pin=not args.no_pin, gc_threshold=args.gc_threshold,
     )  # fmt: skip
     rows = ramp(
         args.steps, setup, args.step_seconds, args.settle, args.p99_ms, args.budget_minutes * 60

@@ -47,12 +47,14 @@ import httpx
 import msgspec
 import websockets
 
+from jokeapp.bench import serverside
 from jokeapp.bench.machine import describe
 from jokeapp.rooms.viewpatch import apply_patch
 
 SEATS = 4  # marble rooms of four
 CONCURRENCY = 100  # requests (and connection openings) in flight per generator process
 PLAYING_TIMEOUT = 300.0  # seconds a grown set of rooms has to have every room playing
+WATCH_INTERVAL = 0.005  # seconds between a generator's looks at the window flag (and its lag)
 
 
 def marble_policy(view: dict[str, Any], me: str) -> list[dict[str, Any]]:
@@ -128,6 +130,9 @@ class WindowStats:
     errors: int = 0  # anything unexpected: an error not answering an action, a dropped socket, …
     rooms_playing: int = 0
     cpu_s: float = 0.0
+    # how late this process's event loop woke up (seconds): the generator's own share of the
+    # latencies above, had its loop been busy with other seats or without a core
+    loop_lag: array[float] = field(default_factory=lambda: array("d"))
 
 
 class Room:
@@ -161,9 +166,11 @@ class Seat:
             while True:
                 data = await self.ws.recv(decode=False)
                 await self.on(data)
-        except websockets.ConnectionClosed:
+        except websockets.ConnectionClosed as exc:
             if not self.gen.closing:
                 self.gen.error()
+                code = exc.rcvd.code if exc.rcvd is not None else None
+                self.gen.dropped[code] = self.gen.dropped.get(code, 0) + 1
 
     async def on(self, data: bytes) -> None:
         gen = self.gen
@@ -250,6 +257,7 @@ class Generator:
         self.sem = asyncio.Semaphore(CONCURRENCY)
         self.tasks: set[asyncio.Task[Any]] = set()
         self.closing = False
+        self.dropped: dict[int | None, int] = {}  # sockets the server closed, by close code
         self.cpu_window, self.cpu_mark = 0, 0.0  # the window being charged, CPU at its open
 
     def error(self) -> None:
@@ -335,7 +343,13 @@ class Generator:
         while not all(room.ever_played for room in self.rooms):
             if time.monotonic() > deadline:
                 idle = sum(not room.ever_played for room in self.rooms)
-                raise RuntimeError(f"{idle} rooms never had an action accepted")
+                dropped = ", ".join(
+                    f"{n} with code {c}" for c, n in sorted(self.dropped.items(), key=str)
+                )
+                raise RuntimeError(
+                    f"{idle} rooms never had an action accepted"
+                    + (f" (sockets closed: {dropped})" if dropped else "")
+                )
             await asyncio.sleep(0.05)
         return len(self.rooms)
 
@@ -358,10 +372,15 @@ class Generator:
             self.cpu_window, self.cpu_mark = now, cpu
 
     async def watch_cpu(self) -> None:
-        """Reads the shared flag often, so each window's CPU time starts and ends with it."""
+        """Reads the shared flag often, so each window's CPU time starts and ends with it; and
+        records how late each of these wake-ups came (the generator's loop lag)."""
         while True:
             self.sync_cpu()
-            await asyncio.sleep(0.005)
+            due = time.perf_counter() + WATCH_INTERVAL
+            await asyncio.sleep(WATCH_INTERVAL)
+            window = self.window.value
+            if window > 0:
+                self.stats(window).loop_lag.append(max(0.0, time.perf_counter() - due))
 
     def report(self, window: int) -> WindowStats:
         self.sync_cpu()  # the window may have closed since the watcher last looked
@@ -487,6 +506,7 @@ class Setup:
     pin: bool = True
     nodes: int = 1  # >1: a cluster of that many nodes on ``db`` (PostgreSQL) and ``redis``
     redis: str | None = None
+    gc_threshold: str | None = None  # the server's --gc-threshold (None: its default)
 
 
 class Server:
@@ -509,6 +529,8 @@ class Server:
             ]  # fmt: skip
             if setup.redis:
                 cmd += ["--redis", setup.redis, "--node", f"n{i + 1}", "--redis-prefix", prefix]
+            if setup.gc_threshold:
+                cmd += ["--gc-threshold", setup.gc_threshold]
             proc = subprocess.Popen(
                 cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=_raise_open_files
             )
@@ -639,6 +661,7 @@ def measure_window(
     server: Server, generators: Generators, number: int, seconds: float
 ) -> dict[str, Any]:
     """One measured window: the server's CPU and the generators' counts over the same interval."""
+    metrics_open = serverside.scrape(server.addresses)  # before the CPU: its cost is outside
     cpu_open = sum(cpu_seconds(pid) for pid in server.pids)
     wait_open = sum(run_queue_wait_s(pid) for pid in server.pids)
     started = time.perf_counter()
@@ -648,10 +671,12 @@ def measure_window(
     elapsed = time.perf_counter() - started
     server_cpu = sum(cpu_seconds(pid) for pid in server.pids) - cpu_open  # every node's
     server_wait = sum(run_queue_wait_s(pid) for pid in server.pids) - wait_open
+    own = serverside.window_figures(metrics_open, serverside.scrape(server.addresses))
     rss = sum(rss_kib(pid) for pid in server.pids)
     parts = generators.report(number)
     lat = sorted(x for part in parts for x in part.latencies)
     sizes = sorted(x for part in parts for x in part.update_bytes)
+    lag = sorted(x for part in parts for x in part.loop_lag)
     accepted = sum(part.accepted for part in parts)
     per_action = (lambda s: s * 1000 / accepted) if accepted else (lambda s: float("nan"))
     return {
@@ -673,6 +698,9 @@ def measure_window(
         "kib_per_room": (rss - server.idle_rss_kib) / max(generators.rooms, 1),
         "errors": sum(part.errors for part in parts),
         "refused": sum(part.refused for part in parts),
+        "generator_lag_p99_ms": _quantile(lag, 0.99) * 1000,
+        "generator_lag_max_ms": (lag[-1] if lag else float("nan")) * 1000,
+        **own,
     }
 
 
@@ -788,6 +816,9 @@ def add_setup_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-pin", action="store_true", help="do not pin server and generator to cores"
     )
+    parser.add_argument(
+        "--gc-threshold", default=None, metavar="N0,N1,N2", help="the server's --gc-threshold"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -824,6 +855,7 @@ def main(argv: list[str] | None = None) -> int:
         pin=not args.no_pin,
         nodes=args.nodes,
         redis=args.redis,
+        gc_threshold=args.gc_threshold,
     )
     if args.nodes > 1 and not (args.redis and args.db and "://" in args.db):
         parser.error("--nodes needs --redis and a postgresql:// --db")
