@@ -30,6 +30,7 @@ import contextlib
 import multiprocessing as mp
 import os
 import resource
+import shlex
 import signal
 import socket
 import statistics
@@ -506,7 +507,7 @@ class Setup:
     pin: bool = True
     nodes: int = 1  # >1: a cluster of that many nodes on ``db`` (PostgreSQL) and ``redis``
     redis: str | None = None
-    gc_threshold: str | None = None  # the server's --gc-threshold (None: its default)
+    server_args: tuple[str, ...] = ()  # more flags of `joke serve` (e.g. the collector's)
 
 
 class Server:
@@ -529,8 +530,7 @@ class Server:
             ]  # fmt: skip
             if setup.redis:
                 cmd += ["--redis", setup.redis, "--node", f"n{i + 1}", "--redis-prefix", prefix]
-            if setup.gc_threshold:
-                cmd += ["--gc-threshold", setup.gc_threshold]
+            cmd += setup.server_args
             proc = subprocess.Popen(
                 cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=_raise_open_files
             )
@@ -796,6 +796,8 @@ def command_line(args: argparse.Namespace) -> str:
     ]
     if args.think:
         parts += ["--think", f"{args.think:g}"]
+    if args.server_args:
+        parts += [f"--server-args={shlex.join(args.server_args)!r}"]
     if getattr(args, "redis", None):
         parts += ["--nodes", str(args.nodes), "--redis", args.redis, "--db", args.db]
     return " ".join(parts)
@@ -817,7 +819,11 @@ def add_setup_arguments(parser: argparse.ArgumentParser) -> None:
         "--no-pin", action="store_true", help="do not pin server and generator to cores"
     )
     parser.add_argument(
-        "--gc-threshold", default=None, metavar="N0,N1,N2", help="the server's --gc-threshold"
+        "--server-args",
+        type=shlex.split,
+        default=[],
+        metavar="'FLAGS'",
+        help="more flags for the server, e.g. --server-args='--no-gc-freeze'",
     )
 
 
@@ -855,7 +861,7 @@ def main(argv: list[str] | None = None) -> int:
         pin=not args.no_pin,
         nodes=args.nodes,
         redis=args.redis,
-        gc_threshold=args.gc_threshold,
+        server_args=tuple(args.server_args),
     )
     if args.nodes > 1 and not (args.redis and args.db and "://" in args.db):
         parser.error("--nodes needs --redis and a postgresql:// --db")

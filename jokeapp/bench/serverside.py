@@ -21,8 +21,9 @@ from prometheus_client.parser import text_string_to_metric_families
 ACTION = "joke_action_update_seconds"
 LOOP_LAG = "joke_event_loop_lag_seconds"
 GC_PAUSE = "joke_gc_pause_seconds"
+GC_CPU = "joke_gc_cpu_seconds"
 STORE_WRITE = "joke_store_write_seconds"
-WATCHED = (ACTION, LOOP_LAG, GC_PAUSE, STORE_WRITE)
+WATCHED = (ACTION, LOOP_LAG, GC_PAUSE, STORE_WRITE, GC_CPU)
 
 
 @dataclass(frozen=True)
@@ -93,12 +94,13 @@ def scrape(addresses: Iterable[str]) -> Snapshot:
 
 def window_figures(before: Snapshot, after: Snapshot) -> dict[str, float]:
     """Per window, in ms: the server's own p99 of an action, its loop's worst lateness, the
-    collector's passes (how many, their total and the longest), the store wait's p99."""
+    collector's passes (how many, their total and the longest, in wall and CPU time), the
+    store wait's p99."""
 
     def delta(name: str) -> Histogram:
         return after.get(name, Histogram((), 0.0)).minus(before.get(name))
 
-    action, lag, gc, store = (delta(n) for n in WATCHED)
+    action, lag, gc, store, gc_cpu = (delta(n) for n in WATCHED)
     return {
         "server_p99_ms": action.quantile(0.99) * 1000,
         "server_lag_p99_ms": lag.quantile(0.99) * 1000,
@@ -106,6 +108,8 @@ def window_figures(before: Snapshot, after: Snapshot) -> dict[str, float]:
         "gc_passes": gc.count,
         "gc_ms": gc.total * 1000,
         "gc_max_ms": gc.top() * 1000,
+        "gc_cpu_ms": gc_cpu.total * 1000,
+        "gc_cpu_max_ms": gc_cpu.top() * 1000,
         "store_p99_ms": store.quantile(0.99) * 1000,
     }
 

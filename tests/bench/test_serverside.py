@@ -20,6 +20,7 @@ def test_a_window_counts_only_what_happened_in_it_summed_over_labels_and_nodes()
     one.loop_lag_seconds.observe(0.03)
     one.gc_pause_seconds.labels("0").observe(0.0002)
     two.gc_pause_seconds.labels("2").observe(0.2)
+    two.gc_cpu_seconds.observe(0.07)
     after = parse([one.render().decode(), two.render().decode()])
     figures = window_figures(before, after)
     # 100 actions in the window: 98 at 2 ms, 1 at 3 ms, 1 at 40 ms
@@ -28,6 +29,7 @@ def test_a_window_counts_only_what_happened_in_it_summed_over_labels_and_nodes()
     assert figures["gc_passes"] == 2
     assert math.isclose(figures["gc_ms"], 200.2)
     assert figures["gc_max_ms"] == 250.0
+    assert math.isclose(figures["gc_cpu_ms"], 70.0) and figures["gc_cpu_max_ms"] == 100.0
     assert math.isnan(figures["store_p99_ms"])  # no store write in the window
 
 
