@@ -84,7 +84,7 @@ def ramp(
             rows.append(row)
             print(
                 f"{rooms} rooms: p99 {row['p99_ms']:.1f} ms (server's own "
-                f"{bound_ms(row['server_p99_ms'])}, its loop lag max {bound_ms(row['server_lag_max_ms'])}, "
+                f"{bound_ms(row['server_p99_ms'])}, store wait p99 {bound_ms(row['store_p99_ms'])}, its loop lag max {bound_ms(row['server_lag_max_ms'])}, "
                 f"{row['gc_passes']:.0f} GC passes, longest {bound_ms(row['gc_max_ms'])}, CPU "
                 f"{row['gc_cpu_ms']:.0f} ms, longest {bound_ms(row['gc_cpu_max_ms'])}; generator "
                 f"lag p99 {row['generator_lag_p99_ms']:.1f} ms, max {row['generator_lag_max_ms']:.1f} ms), "
@@ -99,18 +99,19 @@ def ramp(
 
 def table(rows: list[dict[str, Any]]) -> str:
     lines = [
-        "| rooms | playing | actions/s | p50 | p99 | max | server's own p99 | server loop lag max "
+        "| rooms | playing | actions/s | p50 | p99 | max | server's own p99 | store wait p99 | server loop lag max "
         "| GC passes (total, longest; CPU) | generator lag p99 / max | server CPU/action | generator CPU/action "
         "| server busy / waiting | update bytes p50 | server RSS | RSS per room | errors | held |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for r in rows:
         if "failed" in r:
-            lines.append(f"| {r['rooms']:,} |" + " — |" * 16 + f" {r['failed']} |")
+            lines.append(f"| {r['rooms']:,} |" + " — |" * 17 + f" {r['failed']} |")
             continue
         lines.append(
             f"| {r['rooms']:,} | {r['rooms_playing']:,} | {r['actions_per_s']:,.0f} | {_ms(r['p50_ms'])} "
             f"| {_ms(r['p99_ms'])} | {_ms(r['max_ms'])} | {bound_ms(r['server_p99_ms'])} "
+            f"| {bound_ms(r['store_p99_ms'])} "
             f"| {bound_ms(r['server_lag_max_ms'])} "
             f"| {r['gc_passes']:,.0f} ({r['gc_ms']:,.0f} ms, {bound_ms(r['gc_max_ms'])}; "
             f"{r['gc_cpu_ms']:,.0f} ms, {bound_ms(r['gc_cpu_max_ms'])}) "
