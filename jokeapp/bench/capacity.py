@@ -84,7 +84,7 @@ def ramp(
             rows.append(row)
             print(
                 f"{rooms} rooms: p99 {row['p99_ms']:.1f} ms (server's own "
-                f"{bound_ms(row['server_p99_ms'])}, store wait p99 {bound_ms(row['store_p99_ms'])}, its loop lag max {bound_ms(row['server_lag_max_ms'])}, "
+                f"{bound_ms(row['server_p99_ms'])}, store wait p99 {bound_ms(row['store_p99_ms'])}, its loop lag p99 {bound_ms(row['server_lag_p99_ms'])}, max {bound_ms(row['server_lag_max_ms'])}, "
                 f"{row['gc_passes']:.0f} GC passes, longest {bound_ms(row['gc_max_ms'])}, CPU "
                 f"{row['gc_cpu_ms']:.0f} ms, longest {bound_ms(row['gc_cpu_max_ms'])}; generator "
                 f"lag p99 {row['generator_lag_p99_ms']:.1f} ms, max {row['generator_lag_max_ms']:.1f} ms), "

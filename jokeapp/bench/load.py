@@ -51,10 +51,12 @@ import websockets
 from jokeapp.bench import serverside
 from jokeapp.bench.machine import describe
 from jokeapp.rooms.viewpatch import apply_patch
+from jokeapp.server.collector import Collector, GcPolicy
 
 SEATS = 4  # marble rooms of four
 CONCURRENCY = 100  # requests (and connection openings) in flight per generator process
 PLAYING_TIMEOUT = 300.0  # seconds a grown set of rooms has to have every room playing
+GENERATOR_GC = GcPolicy()  # the server's collector policy (docs/server.md, "The collector")
 WATCH_INTERVAL = 0.005  # seconds between a generator's looks at the window flag (and its lag)
 
 
@@ -439,6 +441,10 @@ async def _commands(address: str, conn: Any, window: Any, think: float, bots: in
         ]
         gen = Generator(addresses, http, window, think, bots)
         watcher = asyncio.create_task(gen.watch_cpu())
+        # The generator holds thousands of seats' views: with CPython's own collector its full
+        # passes stalled its loop for ~0.5 s (its lag), which the latencies then included.
+        GENERATOR_GC.apply()
+        collector = asyncio.create_task(Collector(GENERATOR_GC).run())
         while True:
             command, arg = await loop.run_in_executor(None, conn.recv)
             if command == "grow":
@@ -447,6 +453,7 @@ async def _commands(address: str, conn: Any, window: Any, think: float, bots: in
                 conn.send(("report", gen.report(arg)))
             else:
                 watcher.cancel()
+                collector.cancel()
                 await gen.close()
                 conn.send(("stopped", None))
                 return
