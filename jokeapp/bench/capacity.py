@@ -87,7 +87,8 @@ def ramp(
                 f"{bound_ms(row['server_p99_ms'])}, store wait p99 {bound_ms(row['store_p99_ms'])}, its loop lag p99 {bound_ms(row['server_lag_p99_ms'])}, max {bound_ms(row['server_lag_max_ms'])}, "
                 f"{row['gc_passes']:.0f} GC passes, longest {bound_ms(row['gc_max_ms'])}, CPU "
                 f"{row['gc_cpu_ms']:.0f} ms, longest {bound_ms(row['gc_cpu_max_ms'])}; generator "
-                f"lag p99 {row['generator_lag_p99_ms']:.1f} ms, max {row['generator_lag_max_ms']:.1f} ms), "
+                f"lag p99 {row['generator_lag_p99_ms']:.1f} ms, max {row['generator_lag_max_ms']:.1f} ms, "
+                f"its longest GC pass {row['generator_gc_max_ms']:.1f} ms), "
                 f"{row['rooms_playing']} playing, {row['errors']} errors, server "
                 f"{row['server_cpu_share']:.0%} busy, {row['server_wait_share']:.0%} waiting for a core",
                 file=sys.stderr,

@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import multiprocessing as mp
 import os
 import resource
@@ -136,6 +137,7 @@ class WindowStats:
     # how late this process's event loop woke up (seconds): the generator's own share of the
     # latencies above, had its loop been busy with other seats or without a core
     loop_lag: array[float] = field(default_factory=lambda: array("d"))
+    gc_pauses: array[float] = field(default_factory=lambda: array("d"))  # its collector's passes
 
 
 class Room:
@@ -262,6 +264,7 @@ class Generator:
         self.closing = False
         self.dropped: dict[int | None, int] = {}  # sockets the server closed, by close code
         self.cpu_window, self.cpu_mark = 0, 0.0  # the window being charged, CPU at its open
+        self.gc_began = 0.0
 
     def error(self) -> None:
         """Counts something unexpected in the open window (outside windows it shows as rooms not playing)."""
@@ -385,6 +388,13 @@ class Generator:
             if window > 0:
                 self.stats(window).loop_lag.append(max(0.0, time.perf_counter() - due))
 
+    def time_gc(self, phase: str, info: dict[str, Any]) -> None:
+        """A ``gc.callbacks`` entry: this process's collector passes, in the open window."""
+        if phase == "start":
+            self.gc_began = time.perf_counter()
+        elif (window := self.window.value) > 0:
+            self.stats(window).gc_pauses.append(time.perf_counter() - self.gc_began)
+
     def report(self, window: int) -> WindowStats:
         self.sync_cpu()  # the window may have closed since the watcher last looked
         stats = self.windows.pop(window, WindowStats())
@@ -445,6 +455,7 @@ async def _commands(address: str, conn: Any, window: Any, think: float, bots: in
         # passes stalled its loop for ~0.5 s (its lag), which the latencies then included.
         GENERATOR_GC.apply()
         collector = asyncio.create_task(Collector(GENERATOR_GC).run())
+        gc.callbacks.append(gen.time_gc)
         while True:
             command, arg = await loop.run_in_executor(None, conn.recv)
             if command == "grow":
@@ -684,6 +695,7 @@ def measure_window(
     lat = sorted(x for part in parts for x in part.latencies)
     sizes = sorted(x for part in parts for x in part.update_bytes)
     lag = sorted(x for part in parts for x in part.loop_lag)
+    gen_gc = [x for part in parts for x in part.gc_pauses]
     accepted = sum(part.accepted for part in parts)
     per_action = (lambda s: s * 1000 / accepted) if accepted else (lambda s: float("nan"))
     return {
@@ -707,6 +719,7 @@ def measure_window(
         "refused": sum(part.refused for part in parts),
         "generator_lag_p99_ms": _quantile(lag, 0.99) * 1000,
         "generator_lag_max_ms": (lag[-1] if lag else float("nan")) * 1000,
+        "generator_gc_max_ms": max(gen_gc, default=float("nan")) * 1000,
         **own,
     }
 
