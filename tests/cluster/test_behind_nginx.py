@@ -112,6 +112,10 @@ async def until(
             await asyncio.sleep(0.05)
 
 
+def node_name(node: ServerProcess) -> str:
+    return node.extra[node.extra.index("--node") + 1]
+
+
 async def open_table(
     lb: Nginx,
     nodes: list[ServerProcess],
@@ -136,7 +140,7 @@ async def open_table(
         assert r.status_code == 200, r.text
     owner = await owner_of(http, lb.base, code)
     assert owner is not None
-    by_name = {n.extra[n.extra.index("--node") + 1]: n for n in nodes}
+    by_name = {node_name(n): n for n in nodes}
     others = [n for name, n in by_name.items() if name != owner]
     places: list[Any] = [lb, by_name[owner], *others]
     people = [
@@ -154,10 +158,6 @@ async def open_table(
     r = await api.host("POST", f"/api/rooms/{code}/start", host)
     assert r.status_code == 200 and r.json()["status"] == "playing", r.text
     return table
-
-
-def node_name(node: ServerProcess) -> str:
-    return node.extra[node.extra.index("--node") + 1]
 
 
 async def finish(tables: list[Table], http: httpx.AsyncClient, lb: Nginx) -> list[dict[str, Any]]:
