@@ -7,7 +7,7 @@ way the web client does: through nginx, with its token (tests/cluster/webclient.
 - kill -9 and SIGTERM of the owner of a busy room, full games of both games: the room runs
   again on another node (the next update reaches a client within 10 s of the kill), nobody
   loses their seat, every acknowledged action is in PostgreSQL's log exactly once, and each
-  game ends with the result a replay of that log gives;
+  game ends with the result a replay of that log gives; and kill -9 of two owners in turn;
 - the single process's hidden-information scan (tests/server/test_e2e.py) over relayed and
   direct sockets, mid-game takeovers included, and the crash test (tests/server/
   test_crash.py) for the whole cluster killed at once and started again.
@@ -256,6 +256,30 @@ def next_update_after(cl: WebClient, moment: float) -> float | None:
     return None
 
 
+async def resume_elsewhere(
+    moved: list[Table],
+    gone: str,
+    lost_at: float,
+    http: httpx.AsyncClient,
+    lb: Nginx,
+    everyone: list[WebClient],
+) -> None:
+    """Each of the tables the node ``gone`` owned runs on another node, and one of its
+    clients got an update from there within MOVE_LIMIT of ``lost_at``."""
+    for t in moved:
+
+        async def runs_elsewhere(t: Table = t) -> bool:
+            return await owner_of(http, lb.base, t.code) not in (None, gone)
+
+        def resumed(t: Table = t) -> bool:  # some client got an update of the new owner
+            return any(next_update_after(cl, lost_at) for cl in t.everyone)
+
+        await until(runs_elsewhere, 60, everyone)
+        await until(resumed, 60, everyone)
+        first = min(at for cl in t.everyone if (at := next_update_after(cl, lost_at)) is not None)
+        assert first - lost_at < MOVE_LIMIT, f"{t.game}: {first - lost_at:.1f} s to resume"
+
+
 async def lose_the_owner(
     how: str,
     nodes: list[ServerProcess],
@@ -284,20 +308,7 @@ async def lose_the_owner(
             victim.proc.terminate()
             assert await asyncio.to_thread(victim.proc.wait, 10) is not None  # exits in 10 s
 
-        for t in moved:
-
-            async def runs_elsewhere(t: Table = t) -> bool:
-                return await owner_of(http, lb.base, t.code) not in (None, busy.owner)
-
-            def resumed(t: Table = t) -> bool:  # some client got an update of the new owner
-                return any(next_update_after(cl, lost_at) for cl in t.everyone)
-
-            await until(runs_elsewhere, 60, everyone)
-            await until(resumed, 60, everyone)
-            first = min(
-                at for cl in t.everyone if (at := next_update_after(cl, lost_at)) is not None
-            )
-            assert first - lost_at < MOVE_LIMIT, f"{t.game}: {first - lost_at:.1f} s to resume"
+        await resume_elsewhere(moved, busy.owner, lost_at, http, lb, everyone)
 
         records = await finish(tables, http, lb)
         for t, record in zip(tables, records, strict=True):
@@ -334,6 +345,40 @@ async def test_sigterm_of_a_busy_owner_behind_nginx(
     nodes: list[ServerProcess], lb: Nginx, api: Api, pg_schema: tuple[str, str]
 ) -> None:
     await lose_the_owner("term", nodes, lb, api, pg_schema)
+
+
+async def test_a_busy_room_outlives_two_owners_killed_in_turn(
+    nodes: list[ServerProcess], lb: Nginx, api: Api, pg_schema: tuple[str, str]
+) -> None:
+    """kill -9 of the marble table's owner, and once it is busy again on its new owner, kill
+    -9 of that one: the last node runs every room and nothing acknowledged is lost."""
+    http = httpx.AsyncClient(timeout=10)
+    try:
+        tables = [await open_table(lb, nodes, api, http, spec) for spec in BOTH]
+        everyone = [cl for t in tables for cl in t.everyone]
+        busy = tables[0]
+        for _ in range(2):
+            goal = sum(len(cl.acked) for cl in busy.people) + 6
+
+            def busy_again(goal: int = goal) -> bool:
+                return sum(len(cl.acked) for cl in busy.people) >= goal
+
+            await until(busy_again, 120, everyone)
+            assert not any(cl.status == "finished" for cl in busy.people), "over too soon"
+            gone = await owner_of(http, lb.base, busy.code)
+            assert gone is not None
+            moved = [t for t in tables if await owner_of(http, lb.base, t.code) == gone]
+            victim = next(n for n in nodes if node_name(n) == gone)
+            lost_at = time.monotonic()
+            victim.kill()
+            await resume_elsewhere(moved, gone, lost_at, http, lb, everyone)
+        records = await finish(tables, http, lb)
+        for t, record in zip(tables, records, strict=True):
+            seats_kept(t)
+            await check_the_log(pg_schema, t, record)
+        assert_scan(tables, records)
+    finally:
+        await http.aclose()
 
 
 async def test_nothing_hidden_reaches_a_relayed_or_direct_socket(
