@@ -8,6 +8,7 @@ way the web client does: through nginx, with its token (tests/cluster/webclient.
   again on another node (the next update reaches a client within 10 s of the kill), nobody
   loses their seat, every acknowledged action is in PostgreSQL's log exactly once, and each
   game ends with the result a replay of that log gives; and kill -9 of two owners in turn;
+- an owner frozen past its lease (SIGSTOP) and woken: fenced, it drops the room;
 - the single process's hidden-information scan (tests/server/test_e2e.py) over relayed and
   direct sockets, mid-game takeovers included, and the crash test (tests/server/
   test_crash.py) for the whole cluster killed at once and started again.
@@ -20,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import signal
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass
@@ -264,8 +266,8 @@ async def resume_elsewhere(
     lb: Nginx,
     everyone: list[WebClient],
 ) -> None:
-    """Each of the tables the node ``gone`` owned runs on another node, and one of its
-    clients got an update from there within MOVE_LIMIT of ``lost_at``."""
+    """Each of the tables the node ``gone`` owned runs on another node (asked through nginx),
+    and one of its clients got an update from there within MOVE_LIMIT of ``lost_at``."""
     for t in moved:
 
         async def runs_elsewhere(t: Table = t) -> bool:
@@ -377,6 +379,54 @@ async def test_a_busy_room_outlives_two_owners_killed_in_turn(
             seats_kept(t)
             await check_the_log(pg_schema, t, record)
         assert_scan(tables, records)
+    finally:
+        await http.aclose()
+
+
+async def test_a_paused_owner_wakes_up_fenced_and_drops_its_room(
+    nodes: list[ServerProcess], lb: Nginx, api: Api, pg_schema: tuple[str, str]
+) -> None:
+    """The owner of the busy table is frozen (SIGSTOP: a stopped VM, a long pause) past its
+    lease; another node takes the room. When it wakes (SIGCONT) it still believes it owns
+    the room and has its people's frames to apply: none of them gets in (the store's fence),
+    it drops the room, and its people come back through nginx to the new owner."""
+    http = httpx.AsyncClient(timeout=10)
+    try:
+        tables = [await open_table(lb, nodes, api, http, spec) for spec in BOTH]
+        everyone = [cl for t in tables for cl in t.everyone]
+        busy = tables[0]
+        await until(lambda: sum(len(cl.acked) for cl in busy.people) >= 6, 120, everyone)
+        assert not any(cl.status == "finished" for cl in busy.people), "over too soon"
+        sleeper = next(n for n in nodes if node_name(n) == busy.owner)
+        awake = next(n for n in nodes if n is not sleeper)
+        assert sleeper.proc is not None
+        sleeper.proc.send_signal(signal.SIGSTOP)
+        try:
+            # asked of a node that answers (nginx would wait on the frozen one)
+            async def taken() -> bool:
+                return await owner_of(http, awake.base, busy.code) not in (None, busy.owner)
+
+            await until(taken, 60, everyone)
+        finally:
+            sleeper.proc.send_signal(signal.SIGCONT)
+        new_owner = await owner_of(http, awake.base, busy.code)
+
+        async def let_go() -> bool:  # the woken node says who owns the room now
+            return await owner_of(http, sleeper.base, busy.code) == new_owner
+
+        await until(let_go, 60, everyone)
+        records = await finish(tables, http, lb)
+        for t, record in zip(tables, records, strict=True):
+            seats_kept(t)
+            await check_the_log(pg_schema, t, record)
+        for cl in busy.people:
+            if cl.server is sleeper:  # straight on the frozen owner: told to reconnect
+                assert cl.close_codes[0] == 1012 and cl.sockets[1] is lb, cl.close_codes
+        log = sleeper.log_path.read_text(encoding="utf-8", errors="replace").splitlines()
+        assert any(
+            f"room {busy.room_id}: " in line and ("lease lost" in line or "fenced" in line)
+            for line in log
+        ), "the woken node did not say it dropped the room"
     finally:
         await http.aclose()
 
