@@ -388,8 +388,9 @@ async def test_a_paused_owner_wakes_up_fenced_and_drops_its_room(
 ) -> None:
     """The owner of the busy table is frozen (SIGSTOP: a stopped VM, a long pause) past its
     lease; another node takes the room. When it wakes (SIGCONT) it still believes it owns
-    the room and has its people's frames to apply: none of them gets in (the store's fence),
-    it drops the room, and its people come back through nginx to the new owner."""
+    the room, with whatever its people sent meanwhile to apply: nothing of it gets into the
+    log (the renewal finds the lease taken, or the store's fence refuses the write), it
+    drops the room, and its people come back through nginx to the new owner."""
     http = httpx.AsyncClient(timeout=10)
     try:
         tables = [await open_table(lb, nodes, api, http, spec) for spec in BOTH]
