@@ -188,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bots", type=int, default=1, help="seats per room played by server bots")
     parser.add_argument("--bot-delay", type=float, default=1.0, help="the server's bot delay")
     parser.add_argument(
-        "--budget-minutes", type=float, default=12.0, help="no step starts that would end later"
+        "--budget-minutes", type=float, default=25.0, help="no step starts that would end later"
     )
     parser.add_argument("--p99-ms", type=float, default=100.0, help="the latency goal")
     parser.add_argument(
