@@ -48,8 +48,15 @@ def _gc_threshold(text: str) -> tuple[int, int, int]:
     except ValueError:
         raise argparse.ArgumentTypeError(f"not three integers N0,N1,N2: {text}") from None
     if min(a, b, c) < 0:
-        raise argparse.ArgumentTypeError(f"thresholds are not negative: {text}")
+        raise argparse.ArgumentTypeError(f"a threshold cannot be negative: {text}")
     return a, b, c
+
+
+def _positive(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"not a positive number: {text}")
+    return value
 
 
 HAND_OVER_LIMIT = 6.0  # seconds a stopping node spends letting its rooms go (exit within 10)
@@ -106,13 +113,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--gc-young-every",
-        type=float,
+        type=_positive,
         default=GcPolicy().young_every,
         help="seconds between two short collector passes (default %(default)s)",
     )
     parser.add_argument(
         "--gc-full-growth",
-        type=float,
+        type=_positive,
         default=GcPolicy().full_growth,
         help="a full collector pass once the heap grew by this share (default %(default)s)",
     )
