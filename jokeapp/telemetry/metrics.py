@@ -97,6 +97,11 @@ class Metrics:
             buckets=PAUSE_BUCKETS,
             registry=r,
         )
+        self.gc_collected = Counter(
+            "joke_gc_collected",
+            "objects the cyclic collector found unreachable (cycles reference counting missed)",
+            registry=r,
+        )
         self.timeouts = Counter(
             "joke_timeouts", "decisions taken by the timeout rules", ["game"], registry=r
         )

@@ -22,12 +22,13 @@ LAG_INTERVAL = 0.05  # seconds between two looks at the loop: ~20 cheap wake-ups
 
 class GcWatch:
     """Times every collection into ``joke_gc_pause_seconds{generation}`` and its CPU time into
-    ``joke_gc_cpu_seconds`` (a ``gc.callbacks`` entry: called by the interpreter at each pass's
-    start and stop)."""
+    ``joke_gc_cpu_seconds``, and counts what it freed into ``joke_gc_collected_total`` (a
+    ``gc.callbacks`` entry: called by the interpreter at each pass's start and stop)."""
 
     def __init__(self, metrics: Metrics) -> None:
         self.pauses = [metrics.gc_pause_seconds.labels(str(g)) for g in range(3)]
         self.cpu = metrics.gc_cpu_seconds
+        self.collected = metrics.gc_collected
         self._began = self._began_cpu = 0.0
 
     def __call__(self, phase: str, info: dict[str, Any]) -> None:
@@ -36,6 +37,7 @@ class GcWatch:
         else:
             self.pauses[info["generation"]].observe(time.perf_counter() - self._began)
             self.cpu.observe(time.thread_time() - self._began_cpu)
+            self.collected.inc(info["collected"])
 
     def install(self) -> Callable[[], None]:
         """Starts timing; returns what stops it."""

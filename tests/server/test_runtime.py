@@ -54,6 +54,9 @@ async def test_without_freeze_nothing_is_frozen(tmp_path: Path) -> None:
 
 async def test_metrics_show_the_collector_s_passes_and_the_loop_s_lag(tmp_path: Path) -> None:
     async with _serve(tmp_path, GcPolicy()) as app:
+        a: list[object] = []
+        a.append(a)  # a cycle: only the collector frees it
+        del a
         gc.collect()  # one full pass while the server watches
         deadline = time.monotonic() + HANG_GUARD
         while True:
@@ -65,5 +68,7 @@ async def test_metrics_show_the_collector_s_passes_and_the_loop_s_lag(tmp_path: 
             assert time.monotonic() < deadline, (passes, wakeups)
             await asyncio.sleep(0.05)  # the server's loop watcher runs on this loop
         assert found[("joke_gc_pause_seconds_sum", (("generation", "2"),))] > 0
+        assert found[("joke_gc_cpu_seconds_count", ())] >= 1
+        assert found[("joke_gc_collected_total", ())] >= 1
     # the server stopped: its watcher is gone from the interpreter's callbacks
     assert not [cb for cb in gc.callbacks if type(cb).__name__ == "GcWatch"]
