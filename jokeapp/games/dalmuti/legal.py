@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Sequence
-from itertools import combinations
 from typing import overload
 
 from jokeapp.core.contract import Action
@@ -128,14 +127,29 @@ def choice_cards(hand: list[int], choice: Choice) -> list[str]:
 
 
 def return_choices(hand: list[int], count: int) -> list[list[str]]:
-    """One set of ``count`` cards per distinct multiset of numbers."""
-    seen: set[tuple[int, ...]] = set()
+    """One set of ``count`` cards per distinct multiset of numbers, each made of the lowest
+    ids of its numbers, in the order ``itertools.combinations(hand, count)`` of a sorted hand
+    first meets them (by numbers, lexicographically): built straight from the numbers' runs
+    of cards, without walking every combination."""
+    runs: list[list[int]] = []  # the cards of each number the hand holds, lowest first
+    for card in hand:
+        if runs and CARD_NUMBERS[runs[-1][0]] == CARD_NUMBERS[card]:
+            runs[-1].append(card)
+        else:
+            runs.append([card])
     choices: list[list[str]] = []
-    for cards in combinations(hand, count):
-        numbers = tuple(CARD_NUMBERS[card] for card in cards)
-        if numbers not in seen:
-            seen.add(numbers)
+
+    def extend(cards: list[int], run: int, used: int) -> None:
+        # ``cards`` so far, their last taken from ``runs[run]``, of which ``used`` are taken
+        if len(cards) == count:
             choices.append([CARD_IDS[card] for card in cards])
+            return
+        for index in range(run, len(runs)):
+            taken = used if index == run else 0
+            if taken < len(runs[index]):
+                extend([*cards, runs[index][taken]], index, taken + 1)
+
+    extend([], 0, 0)
     return choices
 
 
