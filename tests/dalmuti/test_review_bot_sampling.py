@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from itertools import combinations
 from typing import Any
 
 from hypothesis import given, settings
@@ -17,6 +18,7 @@ from jokeapp.games.dalmuti.legal import (
     multi_follows,
     number_counts,
     play_choices,
+    return_choices,
     single_follows,
 )
 from jokeapp.games.dalmuti.state import DalmutiState, Play
@@ -98,3 +100,20 @@ def test_review_sampled_sets_are_the_listed_sets_in_order(
         wild = hand[used - need :] if used < need else []
         sets.append([CARD_IDS[card] for card in hand[start : start + used] + wild])
     assert sets == listed
+
+
+@settings(max_examples=300, deadline=None)
+@given(hands, st.integers(0, 4))
+def test_tax_return_choices_are_the_first_combination_of_each_multiset_in_order(
+    hand: list[int], count: int
+) -> None:
+    """return_choices lists what walking every combination would: the first set met of each
+    multiset of numbers, in the order met (the random bot draws by index)."""
+    seen: set[tuple[int, ...]] = set()
+    expected: list[list[str]] = []
+    for cards in combinations(hand, count):
+        numbers = tuple(CARD_NUMBERS[card] for card in cards)
+        if numbers not in seen:
+            seen.add(numbers)
+            expected.append([CARD_IDS[card] for card in cards])
+    assert return_choices(hand, count) == expected
