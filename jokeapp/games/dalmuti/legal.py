@@ -138,16 +138,21 @@ def return_choices(hand: list[int], count: int) -> list[list[str]]:
         else:
             runs.append([card])
     choices: list[list[str]] = []
+    if count == 0:
+        return [[]]
 
     def extend(cards: list[int], run: int, used: int) -> None:
-        # ``cards`` so far, their last taken from ``runs[run]``, of which ``used`` are taken
-        if len(cards) == count:
-            choices.append([CARD_IDS[card] for card in cards])
-            return
+        # the sets that go on from ``cards``, whose last card is the ``used``-th taken from
+        # ``runs[run]``; the set's last card is added here, without a call of its own
+        last = len(cards) + 1 == count
         for index in range(run, len(runs)):
             taken = used if index == run else 0
             if taken < len(runs[index]):
-                extend([*cards, runs[index][taken]], index, taken + 1)
+                more = [*cards, runs[index][taken]]
+                if last:
+                    choices.append([CARD_IDS[card] for card in more])
+                else:
+                    extend(more, index, taken + 1)
 
     extend([], 0, 0)
     return choices
@@ -182,39 +187,39 @@ def legal_actions(state: DalmutiState, player: str) -> list[Action]:
     return plays
 
 
-_NO_CARDS: list[int] = []  # TurnActions of a single to follow keeps no hand (never changed)
+def follow_actions(hand: list[int], top: Play) -> list[Action]:
+    """``legal_actions`` of the player whose turn it is when following ``top``, listed
+    straight off the sorted hand (``single_follows``, ``multi_follows``): a follow has few
+    sets (two or three on average), so listing them costs less than counting them lazily."""
+    need = top.count
+    below_top = bisect_left(hand, FIRST_CARD[top.rank])
+    if need == 1:
+        plays: list[Action] = [
+            {"type": "play", "cardIds": [CARD_IDS[card]]}
+            for card in single_follows(hand, below_top)
+        ]
+    else:
+        plays = []
+        for start, used in multi_follows(hand, below_top, need):
+            cards = hand[start : start + used]
+            if used < need:
+                cards += hand[used - need :]  # jesters sort last
+            plays.append({"type": "play", "cardIds": [CARD_IDS[card] for card in cards]})
+    plays.append({"type": "pass"})
+    return plays
 
 
-class TurnActions(Sequence[Action]):
-    """``legal_actions`` of the player whose turn it is in play, the same actions in the same
-    order, each built only when read: a random bot reads one of them, so counting the others
-    is enough (``lead_count``, ``single_follows``, ``multi_follows``). Holds copies of what
-    it needs of the hand and the top set, nothing of the state."""
+class LeadActions(Sequence[Action]):
+    """``legal_actions`` of the player whose turn it is to lead, the same actions in the same
+    order, each built only when read: a lead has dozens of sets and a random bot reads one
+    of them, so counting the others is enough (``lead_count``, ``lead_cards``). Holds a copy
+    of the hand, nothing of the state."""
 
-    __slots__ = ("_hand", "_len", "_need", "_sets")
+    __slots__ = ("_hand", "_len")
 
-    def __init__(self, hand: list[int], top: Play | None) -> None:
-        # a lead: None; a single: the lowest card of each number below top's; a set of
-        # ``need``: (start, used) of multi_follows; the pass comes after them
-        self._sets: list[int] | list[tuple[int, int]] | None
-        if top is None:
-            self._hand = hand = hand[:]
-            self._need = 0
-            self._sets = None
-            self._len = lead_count(hand)
-            return
-        self._need = need = top.count
-        below_top = bisect_left(hand, FIRST_CARD[top.rank])
-        if need == 1:  # the cards themselves: the hand is not needed again
-            self._hand = _NO_CARDS
-            singles = single_follows(hand, below_top)
-            self._sets = singles
-            self._len = len(singles) + 1
-        else:
-            self._hand = hand = hand[:]
-            sets = multi_follows(hand, below_top, need)
-            self._sets = sets
-            self._len = len(sets) + 1
+    def __init__(self, hand: list[int]) -> None:
+        self._hand = hand = hand[:]
+        self._len = lead_count(hand)
 
     def __len__(self) -> int:
         return self._len
@@ -232,33 +237,20 @@ class TurnActions(Sequence[Action]):
             index += self._len
         if not 0 <= index < self._len:
             raise IndexError("legal action index out of range")
-        sets = self._sets
-        if sets is None:
-            return {"type": "play", "cardIds": lead_cards(self._hand, index)}
-        if index == len(sets):
-            return {"type": "pass"}
-        found = sets[index]
-        if isinstance(found, int):
-            return {"type": "play", "cardIds": [CARD_IDS[found]]}
-        start, used = found
-        hand, need = self._hand, self._need
-        cards = hand[start : start + used]
-        if used < need:
-            cards += hand[used - need :]  # jesters sort last
-        return {"type": "play", "cardIds": [CARD_IDS[card] for card in cards]}
+        return {"type": "play", "cardIds": lead_cards(self._hand, index)}
 
     def __repr__(self) -> str:
-        return f"TurnActions({list(self)!r})"
+        return f"LeadActions({list(self)!r})"
 
 
 def legal_sequence(state: DalmutiState, player: str) -> Sequence[Action]:
-    """``legal_actions`` for a bot that reads nothing else; on a turn in play, built lazily."""
+    """``legal_actions`` for a bot that reads nothing else; a lead's built lazily."""
     hand = state.hands.get(player)
     if hand is None or state.phase.kind != "playing" or player != state.current:
         return legal_actions(state, player)
     top = state.trick.top
-    if top is not None and (
-        not hand or hand[0] >= FIRST_CARD[top.rank]
-    ):  # nothing beats it (a third of
-        return [{"type": "pass"}]  # all moves): the pass alone, no need to count
-    return TurnActions(hand, top)
+    if top is None:
+        return LeadActions(hand)
+    if not hand or hand[0] >= FIRST_CARD[top.rank]:  # nothing beats it (a third of all
+        return [{"type": "pass"}]  # moves): the pass alone, no need to look further
+    return follow_actions(hand, top)
