@@ -80,11 +80,11 @@ def multi_follows(hand: list[int], below_top: int, need: int) -> list[tuple[int,
     fewest = need - min(jester_count(hand), need - 1)
     sets: list[tuple[int, int]] = []
     start = 0
-    for end in range(1, below_top + 1):
-        if end < below_top and CARD_NUMBERS[hand[end]] == CARD_NUMBERS[hand[start]]:
-            continue
-        for used in range(min(end - start, need), fewest - 1, -1):
-            sets.append((start, used))
+    while start < below_top:  # one number's run of cards at a time, its end found by bisect
+        end = bisect_left(hand, FIRST_CARD[CARD_NUMBERS[hand[start]] + 1], start, below_top)
+        if end - start >= fewest:
+            for used in range(min(end - start, need), fewest - 1, -1):
+                sets.append((start, used))
         start = end
     return sets
 
