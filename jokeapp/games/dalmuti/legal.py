@@ -131,6 +131,8 @@ def return_choices(hand: list[int], count: int) -> list[list[str]]:
     ids of its numbers, in the order ``itertools.combinations(hand, count)`` of a sorted hand
     first meets them (by numbers, lexicographically): built straight from the numbers' runs
     of cards, without walking every combination."""
+    if count == 0:
+        return [[]]
     runs: list[list[int]] = []  # the cards of each number the hand holds, lowest first
     for card in hand:
         if runs and CARD_NUMBERS[runs[-1][0]] == CARD_NUMBERS[card]:
@@ -138,8 +140,6 @@ def return_choices(hand: list[int], count: int) -> list[list[str]]:
         else:
             runs.append([card])
     choices: list[list[str]] = []
-    if count == 0:
-        return [[]]
 
     def extend(cards: list[int], run: int, used: int) -> None:
         # the sets that go on from ``cards``, whose last card is the ``used``-th taken from
@@ -211,8 +211,8 @@ def follow_actions(hand: list[int], top: Play) -> list[Action]:
 
 class LeadActions(Sequence[Action]):
     """``legal_actions`` of the player whose turn it is to lead, the same actions in the same
-    order, each built only when read: a lead has dozens of sets and a random bot reads one
-    of them, so counting the others is enough (``lead_count``, ``lead_cards``). Holds a copy
+    order, each built only when read: a lead has many sets (eight on average, up to 44) and
+    a random bot reads one of them, so counting the others is enough (``lead_count``, ``lead_cards``). Holds a copy
     of the hand, nothing of the state."""
 
     __slots__ = ("_hand", "_len")
