@@ -86,6 +86,8 @@ class Rng:
         self.b = (c * 9) & _MASK
         # the rotation's halves share no bit, so | is +, and the one mask takes both parts
         self.c = ((c << 21) + (c >> 11) + t) & _MASK
+        if n == 1:  # a single choice (most of a card game's moves): taken, its pick always 0
+            return 0
         return ((t & _MASK) * n) >> 32
 
     def die(self) -> int:
