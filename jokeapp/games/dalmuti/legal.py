@@ -5,8 +5,8 @@ A set is described by a choice ``(number, number_cards, jesters)``: ``number_car
 number are interchangeable, so each choice stands for one concrete set: the lowest card ids.
 That keeps the list bounded (at most a few hundred sets) while covering every distinct play.
 
-The random bot draws one of these sets on every move, so ``lead_count``/``lead_cards``,
-``single_follows`` and ``multi_follows`` give the same sets, in the same order, straight
+The random bot draws one of these sets on every move, so ``lead_count``/``lead_cards`` and
+``follow_actions`` (with ``multi_follows``) give the same sets, in the same order, straight
 off the sorted hand, without building choices (tests/dalmuti/test_review_bot_sampling.py).
 """
 
@@ -59,18 +59,6 @@ def play_choices(counts: list[int], top: Play | None) -> list[Choice]:
             if need - wild <= have:
                 choices.append((number, need - wild, wild))
     return choices
-
-
-def single_follows(hand: list[int], below_top: int) -> list[int]:
-    """``play_choices`` on a single card, as cards: the lowest id of each number among the
-    first ``below_top`` cards of a sorted hand (those below top's rank)."""
-    firsts: list[int] = []
-    number = 0
-    for card in hand[:below_top]:
-        if CARD_NUMBERS[card] != number:
-            number = CARD_NUMBERS[card]
-            firsts.append(card)
-    return firsts
 
 
 def multi_follows(hand: list[int], below_top: int, need: int) -> list[tuple[int, int]]:
@@ -189,17 +177,18 @@ def legal_actions(state: DalmutiState, player: str) -> list[Action]:
 
 def follow_actions(hand: list[int], top: Play) -> list[Action]:
     """``legal_actions`` of the player whose turn it is when following ``top``, listed
-    straight off the sorted hand (``single_follows``, ``multi_follows``): a follow has few
+    straight off the sorted hand (for a set of several, ``multi_follows``): a follow has few
     sets (two or three on average), so listing them costs less than counting them lazily."""
     need = top.count
     below_top = bisect_left(hand, FIRST_CARD[top.rank])
-    if need == 1:
-        plays: list[Action] = [
-            {"type": "play", "cardIds": [CARD_IDS[card]]}
-            for card in single_follows(hand, below_top)
-        ]
+    plays: list[Action] = []
+    if need == 1:  # the lowest card of each number below top's
+        number = 0
+        for card in hand[:below_top]:
+            if CARD_NUMBERS[card] != number:
+                number = CARD_NUMBERS[card]
+                plays.append({"type": "play", "cardIds": [CARD_IDS[card]]})
     else:
-        plays = []
         for start, used in multi_follows(hand, below_top, need):
             cards = hand[start : start + used]
             if used < need:
