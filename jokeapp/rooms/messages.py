@@ -10,8 +10,10 @@ import msgspec
 
 from jokeapp.core.bots import offered_levels
 from jokeapp.core.contract import Event, Game, redacted
+from jokeapp.rooms.commands import Connection
 from jokeapp.rooms.members import Seat
 from jokeapp.rooms.room import Room
+from jokeapp.rooms.viewpatch import Patch
 from jokeapp.wire import protocol as p
 
 
@@ -140,22 +142,34 @@ def publish(
     # every viewer's view at once, each sent as a patch of the one it holds (or whole)
     views = audience.views.update(room.views_for(dict.fromkeys(viewers.values())))
     per_viewer: dict[str | None, p.UpdateMessage] = {}
+    last: p.UpdateMessage | None = None
+    last_parts: tuple[Patch | None, list[Event]] | None = None
+    acked: tuple[Connection, p.UpdateMessage] | None = None
     for key, conn in audience:
         viewer = viewers[key]
-        if viewer not in per_viewer:
+        message = per_viewer.get(viewer)
+        if message is None:
             view, patch = views[viewer]
-            per_viewer[viewer] = p.UpdateMessage(
-                seq=seq,
-                events=redacted(room.game, events or [], viewer),
-                view=view,
-                patch=cast("list[p.PatchOp] | None", patch),  # dicts of PatchOp's shape
-                pending=pending,
-                room=info,
-                ack=None,
-                actor=actor,
-                auto=auto,
-            )
-        message = per_viewer[viewer]
+            seen = redacted(room.game, events or [], viewer)
+            if last is not None and view is None and (patch, seen) == last_parts:
+                message = last  # the same update as the last viewer's: one object, one encoding
+            else:
+                message = last = p.UpdateMessage(
+                    seq=seq,
+                    events=seen,
+                    view=view,
+                    patch=cast("list[p.PatchOp] | None", patch),  # dicts of PatchOp's shape
+                    pending=pending,
+                    room=info,
+                    ack=None,
+                    actor=actor,
+                    auto=auto,
+                )
+                last_parts = (patch, seen) if view is None else None
+            per_viewer[viewer] = message
         if ack is not None and ack[0] == key:
-            message = msgspec.structs.replace(message, ack=ack[1])
-        conn.send(message)
+            acked = (conn, msgspec.structs.replace(message, ack=ack[1]))
+        else:
+            conn.send(message)
+    if acked is not None:  # after the others: they share one encoding, one after the other
+        acked[0].send(acked[1])

@@ -53,6 +53,20 @@ class TokenBucket:
         return True
 
 
+_last_encoded: tuple[object, str] = (None, "")
+
+
+def _encoded(message: p.ServerMessage) -> str:
+    """The frame's text. A room hands the very same update object to every connection that
+    sees it alike (rooms.messages.publish), one after the other: encoded once for all."""
+    global _last_encoded
+    if _last_encoded[0] is message:
+        return _last_encoded[1]
+    text = p.encode(message).decode()
+    _last_encoded = (message, text)  # holding the message: its id cannot be reused meanwhile
+    return text
+
+
 class _Resume:
     """Awaiting it waits for ``waiting``, then runs ``coro`` to its end: a coroutine started
     by hand (``coro.send(None)``) that suspended on ``waiting`` instead of finishing."""
@@ -95,7 +109,7 @@ class WsConnection:
     def send(self, message: p.ServerMessage) -> None:
         if self.closed:
             return
-        text = p.encode(message).decode()
+        text = _encoded(message)
         if self._writer is not None:
             if len(self._backlog) >= OUTBOX_LIMIT:
                 self.close(CLOSE_SLOW)
