@@ -13,9 +13,11 @@ using the engine; SQLite in WAL mode lets them run beside this connection.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import queue
 import sqlite3
+import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from sqlalchemy.engine import Dialect
@@ -26,16 +28,49 @@ Item = tuple[Any, dict[str, Any], "tuple[str, int] | None"]
 _Compiled = tuple[str, tuple[str, ...], dict[str, Callable[[Any], Any]]]
 
 
+_Job = tuple[Callable[..., Any], tuple[Any, ...], "asyncio.Future[Any]"]
+
+
+def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
+    if future.done():  # its waiter was cancelled
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(result)
+
+
 class SqliteBatches:
     def __init__(self, path: str, dialect: Dialect) -> None:
         self._path = path
         self._dialect = dialect
         self._compiled: dict[tuple[int, tuple[str, ...]], tuple[Any, _Compiled]] = {}
-        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store-sqlite")
         self._conn: sqlite3.Connection | None = None
+        # the thread's work: (function, its arguments, the future of its result); None: stop
+        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._work, name="store-sqlite", daemon=True)
 
     async def open(self) -> None:
-        await asyncio.get_running_loop().run_in_executor(self._thread, self._connect)
+        self._thread.start()
+        await self._run(self._connect)
+
+    def _run(self, fn: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
+        """``fn(*args)`` on the thread. A bare queue and one callback back: this runs once per
+        commit, and a pool's futures, wrapped for asyncio, cost more than the hop itself."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Any] = loop.create_future()
+        self._jobs.put((fn, args, future))
+        return future
+
+    def _work(self) -> None:
+        while (job := self._jobs.get()) is not None:
+            fn, args, future = job
+            try:
+                result, error = fn(*args), None
+            except BaseException as exc:  # handed to the waiting coroutine
+                result, error = None, exc
+            with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
+                future.get_loop().call_soon_threadsafe(_settle, future, result, error)
 
     def _connect(self) -> None:
         # autocommit mode: the transactions are the explicit BEGIN IMMEDIATE … COMMIT below
@@ -46,11 +81,10 @@ class SqliteBatches:
         self._conn = conn
 
     async def close(self) -> None:
-        loop = asyncio.get_running_loop()
         if self._conn is not None:
-            await loop.run_in_executor(self._thread, self._conn.close)
+            await self._run(self._conn.close)
             self._conn = None
-        self._thread.shutdown(wait=False)
+        self._jobs.put(None)
 
     def _compile(self, stmt: Any, keys: tuple[str, ...]) -> _Compiled:
         found = self._compiled.get((id(stmt), keys))
@@ -82,9 +116,8 @@ class SqliteBatches:
         in ``room_owners`` is no longer its fence's; the positions of those left out."""
         rows = self._rows(batch)
         fences = [fence for _, _, fence in batch]
-        return await asyncio.get_running_loop().run_in_executor(
-            self._thread, self._transaction, rows, fences
-        )
+        stale: set[int] = await self._run(self._transaction, rows, fences)
+        return stale
 
     def _transaction(
         self, rows: list[tuple[str, tuple[Any, ...]]], fences: list[tuple[str, int] | None]
