@@ -142,19 +142,22 @@ def publish(
     # every viewer's view at once, each sent as a patch of the one it holds (or whole)
     views = audience.views.update(room.views_for(dict.fromkeys(viewers.values())))
     per_viewer: dict[str | None, p.UpdateMessage] = {}
-    last: p.UpdateMessage | None = None
-    last_parts: tuple[Patch | None, list[Event]] | None = None
+    # the patched updates built so far, by what they carry: a viewer whose patch and events
+    # equal one of them gets that very message (one object, which a socket encodes once)
+    built: list[tuple[tuple[Patch | None, list[Event]], p.UpdateMessage]] = []
     acked: tuple[Connection, p.UpdateMessage] | None = None
+    outgoing: dict[int, tuple[p.UpdateMessage, list[Connection]]] = {}  # by message, in order
     for key, conn in audience:
         viewer = viewers[key]
         message = per_viewer.get(viewer)
         if message is None:
             view, patch = views[viewer]
             seen = redacted(room.game, events or [], viewer)
-            if last is not None and view is None and (patch, seen) == last_parts:
-                message = last  # the same update as the last viewer's: one object, one encoding
-            else:
-                message = last = p.UpdateMessage(
+            parts = (patch, seen)
+            if view is None:
+                message = next((m for carried, m in built if carried == parts), None)
+            if message is None:
+                message = p.UpdateMessage(
                     seq=seq,
                     events=seen,
                     view=view,
@@ -165,11 +168,16 @@ def publish(
                     actor=actor,
                     auto=auto,
                 )
-                last_parts = (patch, seen) if view is None else None
+                if view is None:
+                    built.append((parts, message))
             per_viewer[viewer] = message
         if ack is not None and ack[0] == key:
             acked = (conn, msgspec.structs.replace(message, ack=ack[1]))
         else:
+            outgoing.setdefault(id(message), (message, []))[1].append(conn)
+    # each message to all its connections one after the other (a socket encodes it once then)
+    for message, conns in outgoing.values():
+        for conn in conns:
             conn.send(message)
-    if acked is not None:  # after the others: they share one encoding, one after the other
+    if acked is not None:
         acked[0].send(acked[1])
