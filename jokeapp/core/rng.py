@@ -80,12 +80,15 @@ class Rng:
     def below(self, n: int) -> int:
         """``floor(rng() * n)``, exactly."""
         a, b, c, d = self.a, self.b, self.c, self.d
-        t = (a + b + d) & _MASK
+        t = a + b + d  # t before its mod 2^32: c's own mask takes it
         self.d = d + 1 if d != _MASK else 0  # (d + 1) mod 2^32, c + (c << 3) is c * 9: the
         self.a = b ^ (b >> 9)  # same numbers in fewer operations on two-digit ints
         self.b = (c * 9) & _MASK
-        self.c = ((((c << 21) & _MASK) | (c >> 11)) + t) & _MASK
-        return (t * n) >> 32
+        # the rotation's halves share no bit, so | is +, and the one mask takes both parts
+        self.c = ((c << 21) + (c >> 11) + t) & _MASK
+        if n == 1:  # a single choice (most of a card game's moves): taken, its pick always 0
+            return 0
+        return ((t & _MASK) * n) >> 32
 
     def die(self) -> int:
         """``1 + floor(rng() * 6)``."""
@@ -101,10 +104,10 @@ class Rng:
         """Fisher-Yates in place, from the last index down."""
         a, b, c, d = self.a, self.b, self.c, self.d
         for i in range(len(items) - 1, 0, -1):
-            t = (a + b + d) & _MASK
-            d = d + 1 if d != _MASK else 0  # as in below
-            a, b, c = b ^ (b >> 9), (c * 9) & _MASK, ((((c << 21) & _MASK) | (c >> 11)) + t) & _MASK
-            j = (t * (i + 1)) >> 32
+            t = a + b + d  # as in below
+            d = d + 1 if d != _MASK else 0
+            a, b, c = b ^ (b >> 9), (c * 9) & _MASK, ((c << 21) + (c >> 11) + t) & _MASK
+            j = ((t & _MASK) * (i + 1)) >> 32
             items[i], items[j] = items[j], items[i]
         self.a, self.b, self.c, self.d = a, b, c, d
 

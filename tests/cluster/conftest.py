@@ -1,6 +1,6 @@
 """Cluster tests: the local Redis (each test its own key prefix, deleted after), stores shared
-by several nodes (memory, SQLite, PostgreSQL in a schema of its own) and three `joke serve`
-nodes a, b, c on PostgreSQL and Redis (``nodes``)."""
+by several nodes (memory, SQLite, PostgreSQL in a schema of its own), and three `joke serve`
+node processes on this machine's PostgreSQL and Redis."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ __all__ = ["two_nodes"]  # two nodes' stores on the same data (memory, SQLite, P
 
 REDIS_URL = "redis://127.0.0.1:6379/0"
 LEASE_TTL = 3.0  # seconds; a dead node's rooms move within TTL + 1 s scan + the rebuild
+MOVE_LIMIT = 10.0  # what docs/cluster.md promises after a kill -9
 
 
 @pytest.fixture
@@ -40,6 +41,7 @@ async def redis_prefix() -> AsyncIterator[str]:
 
 @pytest.fixture
 async def pg_schema() -> AsyncIterator[tuple[str, str]]:
+    """(url, schema): a PostgreSQL schema of this test's own, dropped after."""
     url = await _reachable_pg()
     if url is None:
         pytest.skip("PostgreSQL at 127.0.0.1:5432 (database test) is not reachable")
@@ -55,31 +57,38 @@ async def pg_schema() -> AsyncIterator[tuple[str, str]]:
         await admin.close()
 
 
+def node_process(url: str, schema: str, prefix: str, name: str, log_dir: Path) -> ServerProcess:
+    """One node of the test's cluster (not started)."""
+    node = ServerProcess(
+        url,
+        bot_delay=0.05,
+        extra=(
+            "--db-schema",
+            schema,
+            "--redis",
+            REDIS_URL,
+            "--redis-prefix",
+            prefix,
+            "--node",
+            name,
+            "--lease-ttl",
+            str(LEASE_TTL),
+        ),
+    )
+    node.log_path = log_dir / f"node-{name}.log"
+    return node
+
+
 @pytest.fixture
 def nodes(
     pg_schema: tuple[str, str], redis_prefix: str, tmp_path: Path
 ) -> Iterator[list[ServerProcess]]:
+    """Three started nodes `a`, `b`, `c` of one cluster, stopped after."""
     url, schema = pg_schema
     made = []
     try:
         for name in ("a", "b", "c"):
-            node = ServerProcess(
-                url,
-                bot_delay=0.05,
-                extra=(
-                    "--db-schema",
-                    schema,
-                    "--redis",
-                    REDIS_URL,
-                    "--redis-prefix",
-                    redis_prefix,
-                    "--node",
-                    name,
-                    "--lease-ttl",
-                    str(LEASE_TTL),
-                ),
-            )
-            node.log_path = tmp_path / f"node-{name}.log"
+            node = node_process(url, schema, redis_prefix, name, tmp_path)
             node.start()
             made.append(node)
         yield made

@@ -19,6 +19,7 @@ import pytest
 
 from jokeapp.core.record import verify_record
 from jokeapp.rooms.manager import installed_games
+from tests.cluster.conftest import MOVE_LIMIT
 from tests.rooms.fakegame import GAME as RACE
 from tests.server.harness import (
     Api,
@@ -36,7 +37,6 @@ TABLES = [
     ("dalmuti", 2, 2, {"rounds": 1}),
     ("race", 3, 0, {"turnSeconds": 30}),
 ]
-MOVE_LIMIT = 10.0  # what docs/cluster.md promises after a kill -9
 
 
 async def owner(http: httpx.AsyncClient, node: ServerProcess, code: str) -> str | None:
