@@ -173,6 +173,7 @@ class Seat:
         self.status = "lobby"
         self.view: dict[str, Any] | None = None  # as patched by every update
         self.my_turn = False  # the last update or snapshot named this seat pending
+        self.sent: dict[str, Any] = {}  # the last action sent
 
     async def run(self) -> None:
         while True:
@@ -222,6 +223,9 @@ class Seat:
                 if window > 0:
                     gen.stats(window).refused += 1
                 rest = self.waiting[2]
+                if message.code == "client_seq_gap":
+                    # its number was off (an action lost as its room moved): the same one again
+                    rest = [self.sent, *rest]
                 self.waiting = None
                 if rest:
                     await self.send(rest)
@@ -277,6 +281,7 @@ class Seat:
 
     async def send(self, candidates: list[dict[str, Any]]) -> None:
         self.seq += 1
+        self.sent = candidates[0]
         self.waiting = (self.seq, time.perf_counter(), candidates[1:])
         frame = _encode({"type": "action", "clientSeq": self.seq, "action": candidates[0]})
         with contextlib.suppress(websockets.ConnectionClosed):

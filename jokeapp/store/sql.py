@@ -69,7 +69,8 @@ class SqlStore:
         self.on_fenced: list[Callable[[str], None]] = []
         self._writer: asyncio.Task[None] | None = None
         # Requests sent to the database: each statement (an executemany is one), BEGIN and
-        # COMMIT or ROLLBACK; what /metrics reports as the store's round trips.
+        # COMMIT or ROLLBACK (a SQLite file's batch, on its own thread: one); what /metrics
+        # reports as the store's round trips.
         self.round_trips = 0
         for name in ("before_cursor_execute", "begin", "commit", "rollback"):
             event.listen(engine.sync_engine, name, self._count)
@@ -151,6 +152,7 @@ class SqlStore:
         items = [(stmt, params, fence) for (stmt, params), _, fence in batch]
         try:
             if self._batches is not None:
+                self.round_trips += 1  # one hand-over to the SQLite file's own thread
                 stale = await self._batches.commit(items)
             else:
                 stale = await self._commit_engine(items)
