@@ -759,6 +759,10 @@ def running(setup: Setup) -> Iterator[tuple[Server, Generators]]:
     try:
         generators = Generators(",".join(server.entry), setup, generator_cores)
         yield server, generators
+    except BaseException:
+        for proc in server.procs:  # the nodes' own error lines, before their files go
+            print(f"node {proc.pid}: {server.log_tail(proc, 3000)}", file=sys.stderr)
+        raise
     finally:
         if generators:
             generators.stop()
