@@ -32,7 +32,7 @@ from jokeapp.games.marble.space import space_travel
 from jokeapp.games.marble.state import FINISHED, MarbleState, Player
 from jokeapp.games.marble.stats import MarbleStats
 from jokeapp.games.marble.tables import display_tables
-from jokeapp.games.marble.timeouts import ABSENCE, on_timeout, pending
+from jokeapp.games.marble.timeouts import ABSENCE, on_timeout, pending, pending_player
 from jokeapp.games.marble.trade import propose_trade, respond_trade
 from jokeapp.games.marble.view import view, views
 from jokeapp.games.marble.view_legal import legal_actions_from_view
@@ -111,6 +111,7 @@ class MarbleGame:
         return events
 
     pending = staticmethod(pending)  # asked before every move: no extra call
+    next_player = staticmethod(pending_player)  # the simulator's pending (contract.next_player)
 
     def on_timeout(self, state: MarbleState, player: str) -> Action:
         return on_timeout(state, player)
