@@ -100,16 +100,18 @@ class Rng:
         return 1 + ((t * 6) >> 32)
 
     def dice(self) -> tuple[int, int]:
-        """Two ``die()`` rolls, the first one first, in one call (every marble roll)."""
+        """Two ``die()`` rolls, the first one first, in one call (every marble roll).
+
+        The two steps in fewer operations, the same numbers: bits above the low 32 never
+        reach them (adding carries upwards only; ``c >> 11`` fills just the bits ``c << 21``
+        leaves empty), so one mask at the end of each sum does for the inner ones."""
         a, b, c, d = self.a, self.b, self.c, self.d
         first = (a + b + d) & _MASK
-        d = d + 1 if d != _MASK else 0  # as in below
-        a, b, c = b ^ (b >> 9), (c * 9) & _MASK, ((((c << 21) & _MASK) | (c >> 11)) + first) & _MASK
-        second = (a + b + d) & _MASK
-        self.d = d + 1 if d != _MASK else 0
-        self.a = b ^ (b >> 9)
-        self.b = (c * 9) & _MASK
-        self.c = ((((c << 21) & _MASK) | (c >> 11)) + second) & _MASK
+        a, b, c = b ^ (b >> 9), (c * 9) & _MASK, ((c << 21 | c >> 11) + first) & _MASK
+        second = (a + b + d + 1) & _MASK
+        self.a, self.b = b ^ (b >> 9), (c * 9) & _MASK
+        self.c = ((c << 21 | c >> 11) + second) & _MASK
+        self.d = (d + 2) & _MASK
         return 1 + ((first * 6) >> 32), 1 + ((second * 6) >> 32)
 
     def shuffle(self, items: list[T]) -> None:
