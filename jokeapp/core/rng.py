@@ -54,7 +54,7 @@ class Rng:
         for _ in range(12):  # next_u32's step inline, its outputs discarded
             t = (a + b + d) & _MASK
             d += 1
-            a, b, c = b ^ (b >> 9), (c * 9) & _MASK, ((((c << 21) & _MASK) | (c >> 11)) + t) & _MASK
+            a, b, c = b ^ (b >> 9), (c * 9) & _MASK, ((c << 21 | c >> 11) + t) & _MASK
         return cls(a, b, c, d)
 
     @property
@@ -78,6 +78,9 @@ class Rng:
         return self.next_u32() / 4294967296.0
 
     # below, die, dice and shuffle take next_u32's step inline: they are called on every move.
+    # The rotation is left unmasked inside the sum: bits above the low 32 never reach them
+    # (adding carries upwards only; c >> 11 fills just the bits c << 21 leaves empty), so the
+    # sum's one mask gives the same number in fewer operations on long ints.
 
     def below(self, n: int) -> int:
         """``floor(rng() * n)``, exactly."""
@@ -86,7 +89,7 @@ class Rng:
         self.d = d + 1 if d != _MASK else 0  # (d + 1) mod 2^32, c + (c << 3) is c * 9: the
         self.a = b ^ (b >> 9)  # same numbers in fewer operations on two-digit ints
         self.b = (c * 9) & _MASK
-        self.c = ((((c << 21) & _MASK) | (c >> 11)) + t) & _MASK
+        self.c = ((c << 21 | c >> 11) + t) & _MASK
         return (t * n) >> 32
 
     def die(self) -> int:
@@ -96,15 +99,12 @@ class Rng:
         self.d = d + 1 if d != _MASK else 0  # as in below
         self.a = b ^ (b >> 9)
         self.b = (c * 9) & _MASK
-        self.c = ((((c << 21) & _MASK) | (c >> 11)) + t) & _MASK
+        self.c = ((c << 21 | c >> 11) + t) & _MASK
         return 1 + ((t * 6) >> 32)
 
     def dice(self) -> tuple[int, int]:
-        """Two ``die()`` rolls, the first one first, in one call (every marble roll).
-
-        The two steps in fewer operations, the same numbers: bits above the low 32 never
-        reach them (adding carries upwards only; ``c >> 11`` fills just the bits ``c << 21``
-        leaves empty), so one mask at the end of each sum does for the inner ones."""
+        """Two ``die()`` rolls, the first one first, in one call (every marble roll); the
+        counter's ``d + 1`` of the second step is taken mod 2^32 by that sum's mask."""
         a, b, c, d = self.a, self.b, self.c, self.d
         first = (a + b + d) & _MASK
         a, b, c = b ^ (b >> 9), (c * 9) & _MASK, ((c << 21 | c >> 11) + first) & _MASK
@@ -120,7 +120,7 @@ class Rng:
         for i in range(len(items) - 1, 0, -1):
             t = (a + b + d) & _MASK
             d = d + 1 if d != _MASK else 0  # as in below
-            a, b, c = b ^ (b >> 9), (c * 9) & _MASK, ((((c << 21) & _MASK) | (c >> 11)) + t) & _MASK
+            a, b, c = b ^ (b >> 9), (c * 9) & _MASK, ((c << 21 | c >> 11) + t) & _MASK
             j = (t * (i + 1)) >> 32
             items[i], items[j] = items[j], items[i]
         self.a, self.b, self.c, self.d = a, b, c, d

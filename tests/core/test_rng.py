@@ -34,7 +34,8 @@ def test_dice_and_shuffle_vectors() -> None:
 @given(st.lists(st.integers(min_value=0, max_value=2**32 - 1), min_size=4, max_size=4))
 def test_two_dice_are_two_die_rolls_even_where_the_counter_wraps(state: list[int]) -> None:
     for d in (state[3], 2**32 - 2, 2**32 - 1):
-        one, two = Rng(*state[:3], d), Rng(*state[:3], d)
+        a, b, c = state[:3]
+        one, two = Rng(a, b, c, d), Rng(a, b, c, d)
         for _ in range(3):
             assert one.dice() == (two.die(), two.die())
             assert one.state == two.state
