@@ -1,19 +1,24 @@
-"""Cluster tests: the local Redis (each test its own key prefix, deleted after) and stores
-shared by several nodes (memory, SQLite, PostgreSQL in a schema of its own)."""
+"""Cluster tests: the local Redis (each test its own key prefix, deleted after), stores shared
+by several nodes (memory, SQLite, PostgreSQL in a schema of its own), and three `joke serve`
+node processes on this machine's PostgreSQL and Redis."""
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import pytest
 import redis.asyncio as aioredis
 
-from tests.store.conftest import two_nodes
+from tests.server.harness import ServerProcess
+from tests.store.conftest import _reachable_pg, two_nodes
 
 __all__ = ["two_nodes"]  # two nodes' stores on the same data (memory, SQLite, PostgreSQL)
 
 REDIS_URL = "redis://127.0.0.1:6379/0"
+LEASE_TTL = 3.0  # seconds; a dead node's rooms move within TTL + 1 s scan + the rebuild
+MOVE_LIMIT = 10.0  # what docs/cluster.md promises after a kill -9
 
 
 @pytest.fixture
@@ -32,3 +37,61 @@ async def redis_prefix() -> AsyncIterator[str]:
         if keys:
             await client.delete(*keys)
         await client.aclose()
+
+
+@pytest.fixture
+async def pg_schema() -> AsyncIterator[tuple[str, str]]:
+    """(url, schema): a PostgreSQL schema of this test's own, dropped after."""
+    url = await _reachable_pg()
+    if url is None:
+        pytest.skip("PostgreSQL at 127.0.0.1:5432 (database test) is not reachable")
+    import asyncpg  # type: ignore[import-untyped]
+
+    schema = f"t_{secrets.token_hex(6)}"
+    admin = await asyncpg.connect(url)
+    await admin.execute(f"CREATE SCHEMA {schema}")
+    try:
+        yield url, schema
+    finally:
+        await admin.execute(f"DROP SCHEMA {schema} CASCADE")
+        await admin.close()
+
+
+def node_process(url: str, schema: str, prefix: str, name: str, log_dir: Path) -> ServerProcess:
+    """One node of the test's cluster (not started)."""
+    node = ServerProcess(
+        url,
+        bot_delay=0.05,
+        extra=(
+            "--db-schema",
+            schema,
+            "--redis",
+            REDIS_URL,
+            "--redis-prefix",
+            prefix,
+            "--node",
+            name,
+            "--lease-ttl",
+            str(LEASE_TTL),
+        ),
+    )
+    node.log_path = log_dir / f"node-{name}.log"
+    return node
+
+
+@pytest.fixture
+def nodes(
+    pg_schema: tuple[str, str], redis_prefix: str, tmp_path: Path
+) -> Iterator[list[ServerProcess]]:
+    """Three started nodes `a`, `b`, `c` of one cluster, stopped after."""
+    url, schema = pg_schema
+    made = []
+    try:
+        for name in ("a", "b", "c"):
+            node = node_process(url, schema, redis_prefix, name, tmp_path)
+            node.start()
+            made.append(node)
+        yield made
+    finally:
+        for node in made:
+            node.stop()

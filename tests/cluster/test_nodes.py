@@ -11,10 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import secrets
 import time
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -22,7 +19,7 @@ import pytest
 
 from jokeapp.core.record import verify_record
 from jokeapp.rooms.manager import installed_games
-from tests.cluster.conftest import REDIS_URL
+from tests.cluster.conftest import MOVE_LIMIT
 from tests.rooms.fakegame import GAME as RACE
 from tests.server.harness import (
     Api,
@@ -32,7 +29,6 @@ from tests.server.harness import (
     marble_policy,
     race_policy,
 )
-from tests.store.conftest import _reachable_pg
 
 GAMES = {"race": RACE, **installed_games()}
 POLICIES = {"race": race_policy, "marble": marble_policy, "dalmuti": dalmuti_policy}
@@ -41,58 +37,6 @@ TABLES = [
     ("dalmuti", 2, 2, {"rounds": 1}),
     ("race", 3, 0, {"turnSeconds": 30}),
 ]
-LEASE_TTL = 3.0  # seconds; a dead node's rooms move within TTL + 1 s scan + the rebuild
-MOVE_LIMIT = 10.0  # what docs/cluster.md promises after a kill -9
-
-
-@pytest.fixture
-async def pg_schema() -> AsyncIterator[tuple[str, str]]:
-    url = await _reachable_pg()
-    if url is None:
-        pytest.skip("PostgreSQL at 127.0.0.1:5432 (database test) is not reachable")
-    import asyncpg  # type: ignore[import-untyped]
-
-    schema = f"t_{secrets.token_hex(6)}"
-    admin = await asyncpg.connect(url)
-    await admin.execute(f"CREATE SCHEMA {schema}")
-    try:
-        yield url, schema
-    finally:
-        await admin.execute(f"DROP SCHEMA {schema} CASCADE")
-        await admin.close()
-
-
-@pytest.fixture
-def nodes(
-    pg_schema: tuple[str, str], redis_prefix: str, tmp_path: Path
-) -> Iterator[list[ServerProcess]]:
-    url, schema = pg_schema
-    made = []
-    try:
-        for name in ("a", "b", "c"):
-            node = ServerProcess(
-                url,
-                bot_delay=0.05,
-                extra=(
-                    "--db-schema",
-                    schema,
-                    "--redis",
-                    REDIS_URL,
-                    "--redis-prefix",
-                    redis_prefix,
-                    "--node",
-                    name,
-                    "--lease-ttl",
-                    str(LEASE_TTL),
-                ),
-            )
-            node.log_path = tmp_path / f"node-{name}.log"
-            node.start()
-            made.append(node)
-        yield made
-    finally:
-        for node in made:
-            node.stop()
 
 
 async def owner(http: httpx.AsyncClient, node: ServerProcess, code: str) -> str | None:
