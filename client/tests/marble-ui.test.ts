@@ -17,10 +17,10 @@ function view(patch: Partial<MarbleView> = {}): MarbleView {
       startMoney: 300, salary: 20, maxRounds: 20, buildOnPurchase: false, islandTurns: 3, islandFee: 10,
       takeover: false, landmark: false, monopolyWin: true, trade: false, turnSeconds: 30,
     },
-    order: ['p1', 'p2'], current: 0, currentPlayer: 'p1', round: 3, phase: 'turnStart',
+    order: ['p1', 'p2'], currentPlayer: 'p1', round: 3, phase: 'turnStart',
     players: { p1: { ...player }, p2: { ...player } }, owners: {}, fund: 0, deckCount: 20, doublesThisTurn: 0,
     decision: null, debt: null, pendingTrade: null, tradesThisTurn: 0, extraRoll: false, lastRoll: null,
-    viewer: 'p1', result: null, cardsThisTurn: 0, turnSeq: 0, deadlineAt: null, eliminated: [], ...patch,
+    viewer: 'p1', result: null, cardsThisTurn: 0, deadlineAt: null, eliminated: [], ...patch,
   };
 }
 

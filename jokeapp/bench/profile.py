@@ -35,14 +35,16 @@ STAGES: list[tuple[str, tuple[str, ...]]] = [
     ("  apply (Match.apply: rules)", ("Match.apply (",)),
     ("  record the step (Room.record_step)", ("Room.record_step (",)),
     ("  store append, event loop side (SqlStore.append_action)", ("SqlStore.append_action (",)),
-    ("  publish (messages.publish: views, patches, encoding, queueing)",
+    ("  publish (messages.publish: views, patches, encoding, socket writes)",
      ("Room.publish (", "publish (jokeapp/rooms/messages.py)")),
     ("    per-viewer views (Room.view_for, Room.views_for)", ("Room.view_for (", "Room.views_for (")),
     ("    view patches (SentViews.update)", ("SentViews.update (",)),
     ("    encoding (protocol.encode)", ("encode (jokeapp/wire/protocol.py)",)),
-    ("socket writes (WsConnection._write_loop → uvicorn → websockets)", ("WsConnection._write_loop (",)),
-    ("store commit loop (SqlStore._write_loop, SQLAlchemy)", ("SqlStore._write_loop (",)),
-    ("SQLite thread (aiosqlite worker)", ("_connection_worker_thread (",)),
+    ("    socket writes (WsConnection.send; its writer task while a socket is full)",
+     ("WsConnection.send (", "WsConnection._write_loop (")),
+    ("store commit loop (SqlStore._write_loop: the hop to the SQLite thread)", ("SqlStore._write_loop (",)),
+    ("SQLite thread (SqliteBatches._work; aiosqlite's worker for reads)",
+     ("SqliteBatches._work (", "_connection_worker_thread (")),
     ("event loop itself (uvloop: socket I/O, callbacks; self time of Runner.run)", ()),
 ]  # fmt: skip
 
@@ -112,9 +114,7 @@ def thread_cpu(pid: int) -> dict[str, float]:
         with contextlib.suppress(OSError):
             _, rest = task.joinpath("stat").read_text().rsplit(")", 1)
             fields = rest.split()
-            thread = (
-                "event loop thread" if task.name == str(pid) else "other threads (SQLite worker)"
-            )
+            thread = "event loop thread" if task.name == str(pid) else "other threads (SQLite)"
             found[thread] = found.get(thread, 0.0) + (int(fields[11]) + int(fields[12])) / tick
     return found
 

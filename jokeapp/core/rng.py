@@ -51,10 +51,10 @@ class Rng:
             raise ValueError("seed must be a non-negative integer")
         seed &= 0xFFFFFFFFFFFFFFFF
         a, b, c, d = 0, seed & _MASK, seed >> 32, 1
-        for _ in range(12):  # next_u32's step inline, its outputs discarded
-            t = (a + b + d) & _MASK
+        for _ in range(12):  # next_u32's step inline (as in below), its outputs discarded
+            t = a + b + d
             d += 1
-            a, b, c = b ^ (b >> 9), (c * 9) & _MASK, ((c << 21 | c >> 11) + t) & _MASK
+            a, b, c = b ^ (b >> 9), (c * 9) & _MASK, ((c << 21) + (c >> 11) + t) & _MASK
         return cls(a, b, c, d)
 
     @property
@@ -78,19 +78,19 @@ class Rng:
         return self.next_u32() / 4294967296.0
 
     # below, die, dice and shuffle take next_u32's step inline: they are called on every move.
-    # The rotation is left unmasked inside the sum: bits above the low 32 never reach them
-    # (adding carries upwards only; c >> 11 fills just the bits c << 21 leaves empty), so the
-    # sum's one mask gives the same number in fewer operations on long ints.
 
     def below(self, n: int) -> int:
         """``floor(rng() * n)``, exactly."""
         a, b, c, d = self.a, self.b, self.c, self.d
-        t = (a + b + d) & _MASK
+        t = a + b + d  # t before its mod 2^32: c's own mask takes it
         self.d = d + 1 if d != _MASK else 0  # (d + 1) mod 2^32, c + (c << 3) is c * 9: the
         self.a = b ^ (b >> 9)  # same numbers in fewer operations on two-digit ints
         self.b = (c * 9) & _MASK
-        self.c = ((c << 21 | c >> 11) + t) & _MASK
-        return (t * n) >> 32
+        # the rotation's halves share no bit, so | is +, and the one mask takes both parts
+        self.c = ((c << 21) + (c >> 11) + t) & _MASK
+        if n == 1:  # a single choice (most of a card game's moves): taken, its pick always 0
+            return 0
+        return ((t & _MASK) * n) >> 32
 
     def die(self) -> int:
         """``1 + floor(rng() * 6)``."""
@@ -99,7 +99,7 @@ class Rng:
         self.d = d + 1 if d != _MASK else 0  # as in below
         self.a = b ^ (b >> 9)
         self.b = (c * 9) & _MASK
-        self.c = ((c << 21 | c >> 11) + t) & _MASK
+        self.c = ((c << 21) + (c >> 11) + t) & _MASK  # as in below
         return 1 + ((t * 6) >> 32)
 
     def dice(self) -> tuple[int, int]:
@@ -107,10 +107,10 @@ class Rng:
         counter's ``d + 1`` of the second step is taken mod 2^32 by that sum's mask."""
         a, b, c, d = self.a, self.b, self.c, self.d
         first = (a + b + d) & _MASK
-        a, b, c = b ^ (b >> 9), (c * 9) & _MASK, ((c << 21 | c >> 11) + first) & _MASK
+        a, b, c = b ^ (b >> 9), (c * 9) & _MASK, ((c << 21) + (c >> 11) + first) & _MASK
         second = (a + b + d + 1) & _MASK
         self.a, self.b = b ^ (b >> 9), (c * 9) & _MASK
-        self.c = ((c << 21 | c >> 11) + second) & _MASK
+        self.c = ((c << 21) + (c >> 11) + second) & _MASK  # as in below
         self.d = (d + 2) & _MASK
         return 1 + ((first * 6) >> 32), 1 + ((second * 6) >> 32)
 
@@ -118,10 +118,10 @@ class Rng:
         """Fisher-Yates in place, from the last index down."""
         a, b, c, d = self.a, self.b, self.c, self.d
         for i in range(len(items) - 1, 0, -1):
-            t = (a + b + d) & _MASK
-            d = d + 1 if d != _MASK else 0  # as in below
-            a, b, c = b ^ (b >> 9), (c * 9) & _MASK, ((c << 21 | c >> 11) + t) & _MASK
-            j = (t * (i + 1)) >> 32
+            t = a + b + d  # as in below
+            d = d + 1 if d != _MASK else 0
+            a, b, c = b ^ (b >> 9), (c * 9) & _MASK, ((c << 21) + (c >> 11) + t) & _MASK
+            j = ((t & _MASK) * (i + 1)) >> 32
             items[i], items[j] = items[j], items[i]
         self.a, self.b, self.c, self.d = a, b, c, d
 

@@ -10,8 +10,10 @@ import msgspec
 
 from jokeapp.core.bots import offered_levels
 from jokeapp.core.contract import Event, Game, redacted
+from jokeapp.rooms.commands import Connection
 from jokeapp.rooms.members import Seat
 from jokeapp.rooms.room import Room
+from jokeapp.rooms.viewpatch import Patch
 from jokeapp.wire import protocol as p
 
 
@@ -140,22 +142,42 @@ def publish(
     # every viewer's view at once, each sent as a patch of the one it holds (or whole)
     views = audience.views.update(room.views_for(dict.fromkeys(viewers.values())))
     per_viewer: dict[str | None, p.UpdateMessage] = {}
+    # the patched updates built so far, by what they carry: a viewer whose patch and events
+    # equal one of them gets that very message (one object, which a socket encodes once)
+    built: list[tuple[tuple[Patch | None, list[Event]], p.UpdateMessage]] = []
+    acked: tuple[Connection, p.UpdateMessage] | None = None
+    outgoing: dict[int, tuple[p.UpdateMessage, list[Connection]]] = {}  # by message, in order
     for key, conn in audience:
         viewer = viewers[key]
-        if viewer not in per_viewer:
+        message = per_viewer.get(viewer)
+        if message is None:
             view, patch = views[viewer]
-            per_viewer[viewer] = p.UpdateMessage(
-                seq=seq,
-                events=redacted(room.game, events or [], viewer),
-                view=view,
-                patch=cast("list[p.PatchOp] | None", patch),  # dicts of PatchOp's shape
-                pending=pending,
-                room=info,
-                ack=None,
-                actor=actor,
-                auto=auto,
-            )
-        message = per_viewer[viewer]
+            seen = redacted(room.game, events or [], viewer)
+            parts = (patch, seen)
+            if view is None:
+                message = next((m for carried, m in built if carried == parts), None)
+            if message is None:
+                message = p.UpdateMessage(
+                    seq=seq,
+                    events=seen,
+                    view=view,
+                    patch=cast("list[p.PatchOp] | None", patch),  # dicts of PatchOp's shape
+                    pending=pending,
+                    room=info,
+                    ack=None,
+                    actor=actor,
+                    auto=auto,
+                )
+                if view is None:
+                    built.append((parts, message))
+            per_viewer[viewer] = message
         if ack is not None and ack[0] == key:
-            message = msgspec.structs.replace(message, ack=ack[1])
-        conn.send(message)
+            acked = (conn, msgspec.structs.replace(message, ack=ack[1]))
+        else:
+            outgoing.setdefault(id(message), (message, []))[1].append(conn)
+    # each message to all its connections one after the other (a socket encodes it once then)
+    for message, conns in outgoing.values():
+        for conn in conns:
+            conn.send(message)
+    if acked is not None:
+        acked[0].send(acked[1])

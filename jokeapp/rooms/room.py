@@ -76,6 +76,7 @@ class Room:
             asyncio.Queue()
         )
         self._task: asyncio.Task[None] | None = None
+        self._command: cmd.Command | None = None  # the one being handled, for its log lines
         self.counts = DETACHED.for_game(game.id)
         self.metrics = DETACHED  # the server's, once the manager holds the room (attach)
 
@@ -123,10 +124,11 @@ class Room:
 
     async def _run(self, handler: Handler) -> None:
         logs.ROOM_ID.set(self.room_id)  # this task's context: every line it logs names the room
+        logs.SEAT.set(self._seat_now)  # resolved only when a line is written: nothing per command
         while True:
             command, future, request_id = await self._queue.get()
+            self._command = command
             logs.REQUEST_ID.set(request_id)
-            logs.SEAT.set(lambda c=command: self.seat_named_by(c))  # type: ignore[misc]
             try:
                 result = await handler(self, command)
             except asyncio.CancelledError:
@@ -148,6 +150,9 @@ class Room:
                     future.set_result(result)
             finally:
                 self._queue.task_done()
+
+    def _seat_now(self) -> str | None:
+        return None if self._command is None else self.seat_named_by(self._command)
 
     def seat_named_by(self, command: cmd.Command) -> str | None:
         """The seat (or ``spectator``) a command comes from, for the log line it causes."""

@@ -20,6 +20,11 @@ from jokeapp.telemetry import logs
 
 log = logging.getLogger("jokeapp.access")
 
+# The server's own ``send`` of a WebSocket, in its scope: a session writes its data frames
+# straight to it (jokeapp.server.ws), past the layers that act only on the accept, the close
+# and HTTP responses (this one's access status, Starlette's exception handlers).
+RAW_SEND = "jokeapp.raw_send"
+
 _VALID_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
 
 
@@ -39,6 +44,8 @@ class RequestContext:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
+        if scope["type"] == "websocket":
+            scope[RAW_SEND] = send
         request_id = _incoming_id(scope) or secrets.token_hex(8)
         reset = logs.REQUEST_ID.set(request_id)
         began = time.perf_counter()

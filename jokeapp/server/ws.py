@@ -8,9 +8,13 @@ import contextlib
 import json
 import logging
 import time
+from collections import deque
+from collections.abc import Awaitable, Coroutine, Generator
+from types import CoroutineType
 from typing import Any
 
 import msgspec
+from starlette.types import Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from jokeapp.cluster.forward import FORWARDED, Forwarder
@@ -20,6 +24,7 @@ from jokeapp.rooms import commands as cmd
 from jokeapp.rooms.errors import RoomError, error_frame
 from jokeapp.rooms.manager import RoomManager
 from jokeapp.rooms.room import Room
+from jokeapp.server.middleware import RAW_SEND
 from jokeapp.server.settings import Settings
 from jokeapp.telemetry.metrics import Metrics
 from jokeapp.wire import protocol as p
@@ -48,44 +53,110 @@ class TokenBucket:
         return True
 
 
+_last_encoded: tuple[object, str] = (None, "")
+
+
+def _encoded(message: p.ServerMessage) -> str:
+    """The frame's text. A room hands the very same update object to every connection that
+    sees it alike (rooms.messages.publish), one after the other: encoded once for all."""
+    global _last_encoded
+    if _last_encoded[0] is message:
+        return _last_encoded[1]
+    text = p.encode(message).decode()
+    _last_encoded = (message, text)  # holding the message: its id cannot be reused meanwhile
+    return text
+
+
+class _Resume:
+    """Awaiting it waits for ``waiting``, then runs ``coro`` to its end: a coroutine started
+    by hand (``coro.send(None)``) that suspended on ``waiting`` instead of finishing."""
+
+    __slots__ = ("coro", "waiting")
+
+    def __init__(self, coro: Coroutine[Any, Any, None], waiting: Any) -> None:
+        self.coro = coro
+        self.waiting = waiting
+
+    def __await__(self) -> Generator[Any, None, None]:
+        try:
+            yield self.waiting  # a Future (or None), handled by the task as the coroutine's own
+        except BaseException:
+            self.coro.close()  # cancelled while it waited
+            raise
+        yield from self.coro.__await__()
+
+
 class WsConnection:
-    """What a room sees of a socket: ``send`` queues, one writer task sends in order."""
+    """What a room sees of a socket: ``send`` writes at once, in order.
+
+    A frame is written within ``send`` itself (the server's send coroutine, run by hand,
+    finishes without waiting while the socket takes data), so an update costs no task
+    switch per connection. Only when the socket's buffer is full does the server's send
+    wait; then a writer task finishes that frame and writes the ones queued behind it, and
+    ``send`` queues until it is done. Data frames go to the server's own ``send``
+    (``RAW_SEND``, put in the scope by the outermost middleware): the layers between only
+    act on the accept, the close and HTTP responses.
+    """
 
     def __init__(self, websocket: WebSocket) -> None:
         self.websocket = websocket
-        self._outbox: asyncio.Queue[bytes | int] = asyncio.Queue()
-        self._writer = asyncio.get_running_loop().create_task(self._write_loop())
+        raw: Send | None = websocket.scope.get(RAW_SEND)
+        self._send_frame: Send = raw if raw is not None else websocket.send
+        self._backlog: deque[str | int] = deque()  # behind a frame the socket could not take
+        self._writer: asyncio.Task[None] | None = None
         self.closed = False
 
     def send(self, message: p.ServerMessage) -> None:
         if self.closed:
             return
-        if self._outbox.qsize() >= OUTBOX_LIMIT:
-            self.close(CLOSE_SLOW)
+        text = _encoded(message)
+        if self._writer is not None:
+            if len(self._backlog) >= OUTBOX_LIMIT:
+                self.close(CLOSE_SLOW)
+                return
+            self._backlog.append(text)
             return
-        self._outbox.put_nowait(p.encode(message))
+        sending = self._send_frame({"type": "websocket.send", "text": text})
+        if type(sending) is CoroutineType:
+            try:
+                waiting = sending.send(None)
+            except StopIteration:
+                return  # written
+            except Exception:
+                self.closed = True  # the peer went away; the reader will notice too
+                return
+            sending = _Resume(sending, waiting)
+        self._writer = asyncio.get_running_loop().create_task(self._write_loop(sending))
 
     def close(self, code: int) -> None:
         if not self.closed:
             self.closed = True
-            self._outbox.put_nowait(code)
+            self._backlog.append(code)
+            if self._writer is None:
+                self._writer = asyncio.get_running_loop().create_task(self._write_loop(None))
 
-    async def _write_loop(self) -> None:
+    async def _write_loop(self, first: Awaitable[None] | None) -> None:
         try:
-            while True:
-                item = await self._outbox.get()
+            if first is not None:
+                await first
+            while self._backlog:
+                item = self._backlog.popleft()
                 if isinstance(item, int):
                     await self.websocket.close(item)
                     return
-                await self.websocket.send_text(item.decode())
+                await self._send_frame({"type": "websocket.send", "text": item})
         except Exception:
             self.closed = True  # the peer went away; the reader will notice too
+        finally:
+            self._writer = None
 
     async def finish(self) -> None:
         self.closed = True
-        self._writer.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await self._writer
+        writer = self._writer
+        if writer is not None:
+            writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await writer
 
 
 _UNREADABLE = object()

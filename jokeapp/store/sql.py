@@ -32,6 +32,7 @@ from jokeapp.store.api import (
     SpectatorRow,
     StoreError,
 )
+from jokeapp.store.sqlite_batches import SqliteBatches
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +68,7 @@ class SqlStore:
         self._fences: dict[str, int] = {}  # room id -> epoch claimed (cluster mode only)
         self.on_fenced: list[Callable[[str], None]] = []
         self._writer: asyncio.Task[None] | None = None
+        self._batches: SqliteBatches | None = None  # a SQLite file's commits (sqlite_batches)
         self._prepare()
 
     @classmethod
@@ -83,6 +85,10 @@ class SqlStore:
             event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         store = cls(engine)
         await store.migrate()
+        path = engine.url.database
+        if engine.dialect.name == "sqlite" and path and path != ":memory:":
+            store._batches = SqliteBatches(path, engine.dialect)
+            await store._batches.open()
         store._writer = asyncio.get_running_loop().create_task(
             store._write_loop(), name="store-writer"
         )
@@ -104,6 +110,9 @@ class SqlStore:
             await self._queue.join()
             self._writer.cancel()
             self._writer = None
+        if self._batches is not None:
+            await self._batches.close()
+            self._batches = None
         await self.engine.dispose()
 
     # ------------------------------------------------------------ the writer
@@ -131,34 +140,12 @@ class SqlStore:
                     self._queue.task_done()
 
     async def _commit(self, batch: list[Queued]) -> None:
-        stale: list[Queued] = []
+        items = [(stmt, params, fence) for (stmt, params), _, fence in batch]
         try:
-            async with self.engine.begin() as conn:
-                fences = {fence for _, _, fence in batch if fence is not None}
-                if fences:
-                    # Locks the owner rows until this commit: a claim of a newer epoch waits
-                    # for it, so it then reads every write of the old owner that got in.
-                    rows = await conn.execute(
-                        sa.select(t.room_owners.c.room_id, t.room_owners.c.epoch)
-                        .where(t.room_owners.c.room_id.in_({r for r, _ in fences}))
-                        .with_for_update()
-                    )
-                    held = {r.room_id: r.epoch for r in rows}
-                    stale = [q for q in batch if q[2] is not None and held.get(q[2][0]) != q[2][1]]
-                # Runs of the same statement go as one executemany, in order.
-                run: list[dict[str, Any]] = []
-                current: Any = None
-                for item in batch:
-                    if stale and item in stale:
-                        continue
-                    (stmt, params), _, _ = item
-                    if stmt is not current and run:
-                        await conn.execute(current, run)
-                        run = []
-                    current = stmt
-                    run.append(params)
-                if run:
-                    await conn.execute(current, run)
+            if self._batches is not None:
+                stale = await self._batches.commit(items)
+            else:
+                stale = await self._commit_engine(items)
         except Exception:
             if len(batch) > 1:
                 # One bad write must not fail its neighbours: retry them one by one.
@@ -170,16 +157,51 @@ class SqlStore:
             if not future.done():
                 future.set_exception(StoreError("write failed"))
             return
-        for item in batch:
-            future = item[1]
+        for i, (_, future, fence) in enumerate(batch):
             if future.done():
                 continue
-            if stale and item in stale:
-                assert item[2] is not None
-                future.set_exception(FencedError(item[2][0]))
-                self._fenced(item[2][0])  # after: the room hears of its refusal first
+            if i in stale:
+                assert fence is not None
+                future.set_exception(FencedError(fence[0]))
+                self._fenced(fence[0])  # after: the room hears of its refusal first
             else:
                 future.set_result(None)
+
+    async def _commit_engine(
+        self, items: list[tuple[Any, dict[str, Any], Fence | None]]
+    ) -> set[int]:
+        """``SqliteBatches.commit`` through the engine (PostgreSQL, an in-memory SQLite)."""
+        stale: set[int] = set()
+        async with self.engine.begin() as conn:
+            fences = {fence for _, _, fence in items if fence is not None}
+            if fences:
+                # Locks the owner rows until this commit: a claim of a newer epoch waits
+                # for it, so it then reads every write of the old owner that got in.
+                rows = await conn.execute(
+                    sa.select(t.room_owners.c.room_id, t.room_owners.c.epoch)
+                    .where(t.room_owners.c.room_id.in_({r for r, _ in fences}))
+                    .with_for_update()
+                )
+                held = {r.room_id: r.epoch for r in rows}
+                stale = {
+                    i
+                    for i, (_, _, fence) in enumerate(items)
+                    if fence is not None and held.get(fence[0]) != fence[1]
+                }
+            # Runs of the same statement go as one executemany, in order.
+            run: list[dict[str, Any]] = []
+            current: Any = None
+            for i, (stmt, params, _) in enumerate(items):
+                if i in stale:
+                    continue
+                if stmt is not current and run:
+                    await conn.execute(current, run)
+                    run = []
+                current = stmt
+                run.append(params)
+            if run:
+                await conn.execute(current, run)
+        return stale
 
     def _fenced(self, room_id: str) -> None:
         for listener in list(self.on_fenced):

@@ -75,13 +75,14 @@ def test_profile_shares_come_from_the_collapsed_stacks() -> None:
         "Match.apply (jokeapp/rooms/match.py) 3",
         "process 1:\"python\";run (asyncio/runners.py);Room._run (jokeapp/rooms/room.py) 1",
         "process 1:\"python\";_connection_worker_thread (aiosqlite/core.py) 4",
+        "process 1:\"python\";SqliteBatches._work (jokeapp/store/sqlite_batches.py) 2",
     ])  # fmt: skip
     total, inclusive, own, stages = aggregate(raw)
-    assert total == 8
+    assert total == 10
     assert inclusive["Room._run (jokeapp/rooms/room.py)"] == 4
     assert own["Match.apply (jokeapp/rooms/match.py)"] == 3
     assert stages["  apply (Match.apply: rules)"] == 3
-    assert stages["SQLite thread (aiosqlite worker)"] == 4
+    assert stages["SQLite thread (SqliteBatches._work; aiosqlite's worker for reads)"] == 6
 
 
 def test_the_memory_tool_counts_what_idle_rooms_hold_mid_match() -> None:

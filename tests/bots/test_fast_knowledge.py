@@ -2,7 +2,7 @@
 whole knowledge: view, events, legal actions read off the view), on random play.
 
 A bot marked ``legal_only`` is handed its legal actions alone, listed from the state by the
-game's ``legal_sequence`` (dalmuti's builds a turn's actions only when read). Both must come
+game's ``legal_sequence`` (dalmuti's builds a lead's actions only when read). Both must come
 to the same thing: the same actions in the same order, nothing of the state inside, and the
 same move from the bot for the same draws of its generator, so whole games agree.
 """
@@ -18,8 +18,7 @@ from jokeapp.core.contract import legal_sequence
 from jokeapp.core.options import resolve_options
 from jokeapp.core.rng import Rng
 from jokeapp.games import GAME_IDS, get_game
-from jokeapp.games.dalmuti.legal import TurnActions
-from jokeapp.games.dalmuti.state import Play
+from jokeapp.games.dalmuti.legal import LeadActions
 from jokeapp.sim.play import bot_rng, play_fast, player_ids
 from tests.bots.test_levels import holds_no_state, plain
 
@@ -119,16 +118,14 @@ def test_the_benchmark_loop_plays_the_game_the_plain_loop_plays(game_id: str) ->
         assert (fast_steps, game.to_json(fast_state)) == (steps, game.to_json(state))
 
 
-def test_turn_actions_index_like_a_list() -> None:
+def test_lead_actions_index_like_a_list() -> None:
     hand = [0, 1, 5, 9, 20, 77, 78]  # sorted card ints: a few numbers and one jester (78)
-    for top in (None, Play((30,), 1, 9, "x"), Play((30, 31), 2, 9, "x")):
-        lazy = TurnActions(hand, top)
-        listed = list(lazy)
-        assert len(listed) == len(lazy) > 0
-        assert lazy[-1] == listed[-1] and lazy[1:3] == listed[1:3] and lazy[::-1] == listed[::-1]
-        for index in (len(listed), -len(listed) - 1):
-            with pytest.raises(IndexError):
-                lazy[index]
-        hand.append(79)  # the list it was made from changes: it does not
-        assert list(lazy) == listed
-        hand.pop()
+    lazy = LeadActions(hand)
+    listed = list(lazy)
+    assert len(listed) == len(lazy) > 0
+    assert lazy[-1] == listed[-1] and lazy[1:3] == listed[1:3] and lazy[::-1] == listed[::-1]
+    for index in (len(listed), -len(listed) - 1):
+        with pytest.raises(IndexError):
+            lazy[index]
+    hand.append(79)  # the list it was made from changes: it does not
+    assert list(lazy) == listed

@@ -217,7 +217,6 @@ def _staged(page: Any, patch: Callable[[dict[str, Any]], bool | None]) -> None:
 
 def _mine(view: dict[str, Any]) -> None:
     view["currentPlayer"] = "p1"
-    view["current"] = view["order"].index("p1")
 
 
 def test_an_unaffordable_choice_is_disabled_and_says_what_is_missing(new_page: Any) -> None:

@@ -71,3 +71,16 @@ def test_dice_are_uniform_enough() -> None:
         counts[rng.die()] += 1
     assert counts[0] == 0
     assert all(9500 < c < 10500 for c in counts[1:])
+
+
+@given(st.integers(min_value=0, max_value=2**64 - 1), st.integers(min_value=0, max_value=90))
+def test_shuffle_is_fisher_yates_over_the_plain_step(seed: int, size: int) -> None:
+    """shuffle and below take the step inline, rearranged: the same draws as next_u32's."""
+    a, b = Rng.from_seed(seed), Rng.from_seed(seed)
+    items, expected = list(range(size)), list(range(size))
+    a.shuffle(items)
+    for i in range(size - 1, 0, -1):
+        j = (b.next_u32() * (i + 1)) >> 32
+        expected[i], expected[j] = expected[j], expected[i]
+    assert items == expected and a.state == b.state
+    assert [a.below(1000) for _ in range(5)] == [(b.next_u32() * 1000) >> 32 for _ in range(5)]

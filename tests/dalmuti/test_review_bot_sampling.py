@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from itertools import combinations
 from typing import Any
 
 from hypothesis import given, settings
@@ -12,12 +13,13 @@ from jokeapp.core.rng import Rng
 from jokeapp.games.dalmuti.data import CARD_IDS, CARD_NUMBERS, FULL_DECK, JESTER
 from jokeapp.games.dalmuti.legal import (
     choice_cards,
+    follow_actions,
     lead_cards,
     lead_count,
     multi_follows,
     number_counts,
     play_choices,
-    single_follows,
+    return_choices,
 )
 from jokeapp.games.dalmuti.state import DalmutiState, Play
 from tests.botask import ask
@@ -83,18 +85,36 @@ hands = st.lists(st.sampled_from(FULL_DECK), max_size=20, unique=True).map(sorte
 def test_review_sampled_sets_are_the_listed_sets_in_order(
     hand: list[int], need: int, rank: int
 ) -> None:
-    """The bot's shortcuts (lead_count/lead_cards, single_follows, multi_follows) give the
+    """The bot's shortcuts (lead_count/lead_cards, follow_actions, multi_follows) give the
     very sets of play_choices, one index each."""
     counts = number_counts(hand)
     listed = [choice_cards(hand, choice) for choice in play_choices(counts, None)]
     assert lead_count(hand) == len(listed)
     assert [lead_cards(hand, index) for index in range(len(listed))] == listed
-    listed = [choice_cards(hand, c) for c in play_choices(counts, Play((), need, rank, "x"))]
+    top = Play((), need, rank, "x")
+    listed = [choice_cards(hand, c) for c in play_choices(counts, top)]
+    follows = [{"type": "play", "cardIds": ids} for ids in listed] + [{"type": "pass"}]
+    assert follow_actions(hand, top) == follows
     below_top = sum(1 for card in hand if CARD_NUMBERS[card] < rank)
-    if need == 1:
-        assert [[CARD_IDS[card]] for card in single_follows(hand, below_top)] == listed
     sets = []
     for start, used in multi_follows(hand, below_top, need):
         wild = hand[used - need :] if used < need else []
         sets.append([CARD_IDS[card] for card in hand[start : start + used] + wild])
     assert sets == listed
+
+
+@settings(max_examples=300, deadline=None)
+@given(hands, st.integers(0, 4))
+def test_tax_return_choices_are_the_first_combination_of_each_multiset_in_order(
+    hand: list[int], count: int
+) -> None:
+    """return_choices lists what walking every combination would: the first set met of each
+    multiset of numbers, in the order met (the random bot draws by index)."""
+    seen: set[tuple[int, ...]] = set()
+    expected: list[list[str]] = []
+    for cards in combinations(hand, count):
+        numbers = tuple(CARD_NUMBERS[card] for card in cards)
+        if numbers not in seen:
+            seen.add(numbers)
+            expected.append([CARD_IDS[card] for card in cards])
+    assert return_choices(hand, count) == expected

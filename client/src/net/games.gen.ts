@@ -662,12 +662,12 @@ export interface MarbleTrade {
 }
 /**
  * What a player (or a spectator: ``viewer`` null) sees: the spec's State without
- * ``deck`` and ``rng``; the optional keys go only to the player they concern.
+ * ``deck``, ``rng``, ``turnSeq`` and ``current`` (``currentPlayer`` names that player); the
+ * optional keys go only to the player they concern.
  */
 export interface MarbleView {
   options: MarbleOptions;
   order: string[];
-  current: number;
   round: number;
   phase: "debt" | "decide" | "finished" | "tradeResponse" | "turnStart";
   players: {
@@ -685,7 +685,6 @@ export interface MarbleView {
   tradesThisTurn: number;
   extraRoll: boolean;
   lastRoll: number[] | null;
-  turnSeq: number;
   deadlineAt: null;
   eliminated: string[];
   result: MarbleResult | null;

@@ -5,8 +5,8 @@ A set is described by a choice ``(number, number_cards, jesters)``: ``number_car
 number are interchangeable, so each choice stands for one concrete set: the lowest card ids.
 That keeps the list bounded (at most a few hundred sets) while covering every distinct play.
 
-The random bot draws one of these sets on every move, so ``lead_count``/``lead_cards``,
-``single_follows`` and ``multi_follows`` give the same sets, in the same order, straight
+The random bot draws one of these sets on every move, so ``lead_count``/``lead_cards`` and
+``follow_actions`` (with ``multi_follows``) give the same sets, in the same order, straight
 off the sorted hand, without building choices (tests/dalmuti/test_review_bot_sampling.py).
 """
 
@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Sequence
-from itertools import combinations
 from typing import overload
 
 from jokeapp.core.contract import Action
@@ -62,18 +61,6 @@ def play_choices(counts: list[int], top: Play | None) -> list[Choice]:
     return choices
 
 
-def single_follows(hand: list[int], below_top: int) -> list[int]:
-    """``play_choices`` on a single card, as cards: the lowest id of each number among the
-    first ``below_top`` cards of a sorted hand (those below top's rank)."""
-    firsts: list[int] = []
-    number = 0
-    for card in hand[:below_top]:
-        if CARD_NUMBERS[card] != number:
-            number = CARD_NUMBERS[card]
-            firsts.append(card)
-    return firsts
-
-
 def multi_follows(hand: list[int], below_top: int, need: int) -> list[tuple[int, int]]:
     """``play_choices`` on ``need`` cards, as ``(start, used)``: the cards ``hand[start :
     start + used]`` and ``need - used`` jesters, for the numbers among the first
@@ -81,11 +68,11 @@ def multi_follows(hand: list[int], below_top: int, need: int) -> list[tuple[int,
     fewest = need - min(jester_count(hand), need - 1)
     sets: list[tuple[int, int]] = []
     start = 0
-    for end in range(1, below_top + 1):
-        if end < below_top and CARD_NUMBERS[hand[end]] == CARD_NUMBERS[hand[start]]:
-            continue
-        for used in range(min(end - start, need), fewest - 1, -1):
-            sets.append((start, used))
+    while start < below_top:  # one number's run of cards at a time, its end found by bisect
+        end = bisect_left(hand, FIRST_CARD[CARD_NUMBERS[hand[start]] + 1], start, below_top)
+        if end - start >= fewest:
+            for used in range(min(end - start, need), fewest - 1, -1):
+                sets.append((start, used))
         start = end
     return sets
 
@@ -128,14 +115,34 @@ def choice_cards(hand: list[int], choice: Choice) -> list[str]:
 
 
 def return_choices(hand: list[int], count: int) -> list[list[str]]:
-    """One set of ``count`` cards per distinct multiset of numbers."""
-    seen: set[tuple[int, ...]] = set()
+    """One set of ``count`` cards per distinct multiset of numbers, each made of the lowest
+    ids of its numbers, in the order ``itertools.combinations(hand, count)`` of a sorted hand
+    first meets them (by numbers, lexicographically): built straight from the numbers' runs
+    of cards, without walking every combination."""
+    if count == 0:
+        return [[]]
+    runs: list[list[int]] = []  # the cards of each number the hand holds, lowest first
+    for card in hand:
+        if runs and CARD_NUMBERS[runs[-1][0]] == CARD_NUMBERS[card]:
+            runs[-1].append(card)
+        else:
+            runs.append([card])
     choices: list[list[str]] = []
-    for cards in combinations(hand, count):
-        numbers = tuple(CARD_NUMBERS[card] for card in cards)
-        if numbers not in seen:
-            seen.add(numbers)
-            choices.append([CARD_IDS[card] for card in cards])
+
+    def extend(cards: list[int], run: int, used: int) -> None:
+        # the sets that go on from ``cards``, whose last card is the ``used``-th taken from
+        # ``runs[run]``; the set's last card is added here, without a call of its own
+        last = len(cards) + 1 == count
+        for index in range(run, len(runs)):
+            taken = used if index == run else 0
+            if taken < len(runs[index]):
+                more = [*cards, runs[index][taken]]
+                if last:
+                    choices.append([CARD_IDS[card] for card in more])
+                else:
+                    extend(more, index, taken + 1)
+
+    extend([], 0, 0)
     return choices
 
 
@@ -168,39 +175,40 @@ def legal_actions(state: DalmutiState, player: str) -> list[Action]:
     return plays
 
 
-_NO_CARDS: list[int] = []  # TurnActions of a single to follow keeps no hand (never changed)
+def follow_actions(hand: list[int], top: Play) -> list[Action]:
+    """``legal_actions`` of the player whose turn it is when following ``top``, listed
+    straight off the sorted hand (for a set of several, ``multi_follows``): a follow has few
+    sets (two or three on average), so listing them costs less than counting them lazily."""
+    need = top.count
+    below_top = bisect_left(hand, FIRST_CARD[top.rank])
+    plays: list[Action] = []
+    if need == 1:  # the lowest card of each number below top's
+        number = 0
+        for card in hand[:below_top]:
+            if CARD_NUMBERS[card] != number:
+                number = CARD_NUMBERS[card]
+                plays.append({"type": "play", "cardIds": [CARD_IDS[card]]})
+    else:
+        for start, used in multi_follows(hand, below_top, need):
+            cards = hand[start : start + used]
+            if used < need:
+                cards += hand[used - need :]  # jesters sort last
+            plays.append({"type": "play", "cardIds": [CARD_IDS[card] for card in cards]})
+    plays.append({"type": "pass"})
+    return plays
 
 
-class TurnActions(Sequence[Action]):
-    """``legal_actions`` of the player whose turn it is in play, the same actions in the same
-    order, each built only when read: a random bot reads one of them, so counting the others
-    is enough (``lead_count``, ``single_follows``, ``multi_follows``). Holds copies of what
-    it needs of the hand and the top set, nothing of the state."""
+class LeadActions(Sequence[Action]):
+    """``legal_actions`` of the player whose turn it is to lead, the same actions in the same
+    order, each built only when read: a lead has many sets (eight on average, up to 44) and
+    a random bot reads one of them, so counting the others is enough (``lead_count``, ``lead_cards``). Holds a copy
+    of the hand, nothing of the state."""
 
-    __slots__ = ("_hand", "_len", "_need", "_sets")
+    __slots__ = ("_hand", "_len")
 
-    def __init__(self, hand: list[int], top: Play | None) -> None:
-        # a lead: None; a single: the lowest card of each number below top's; a set of
-        # ``need``: (start, used) of multi_follows; the pass comes after them
-        self._sets: list[int] | list[tuple[int, int]] | None
-        if top is None:
-            self._hand = hand = hand[:]
-            self._need = 0
-            self._sets = None
-            self._len = lead_count(hand)
-            return
-        self._need = need = top.count
-        below_top = bisect_left(hand, FIRST_CARD[top.rank])
-        if need == 1:  # the cards themselves: the hand is not needed again
-            self._hand = _NO_CARDS
-            singles = single_follows(hand, below_top)
-            self._sets = singles
-            self._len = len(singles) + 1
-        else:
-            self._hand = hand = hand[:]
-            sets = multi_follows(hand, below_top, need)
-            self._sets = sets
-            self._len = len(sets) + 1
+    def __init__(self, hand: list[int]) -> None:
+        self._hand = hand = hand[:]
+        self._len = lead_count(hand)
 
     def __len__(self) -> int:
         return self._len
@@ -218,33 +226,20 @@ class TurnActions(Sequence[Action]):
             index += self._len
         if not 0 <= index < self._len:
             raise IndexError("legal action index out of range")
-        sets = self._sets
-        if sets is None:
-            return {"type": "play", "cardIds": lead_cards(self._hand, index)}
-        if index == len(sets):
-            return {"type": "pass"}
-        found = sets[index]
-        if isinstance(found, int):
-            return {"type": "play", "cardIds": [CARD_IDS[found]]}
-        start, used = found
-        hand, need = self._hand, self._need
-        cards = hand[start : start + used]
-        if used < need:
-            cards += hand[used - need :]  # jesters sort last
-        return {"type": "play", "cardIds": [CARD_IDS[card] for card in cards]}
+        return {"type": "play", "cardIds": lead_cards(self._hand, index)}
 
     def __repr__(self) -> str:
-        return f"TurnActions({list(self)!r})"
+        return f"LeadActions({list(self)!r})"
 
 
 def legal_sequence(state: DalmutiState, player: str) -> Sequence[Action]:
-    """``legal_actions`` for a bot that reads nothing else; on a turn in play, built lazily."""
+    """``legal_actions`` for a bot that reads nothing else; a lead's built lazily."""
     hand = state.hands.get(player)
     if hand is None or state.phase.kind != "playing" or player != state.current:
         return legal_actions(state, player)
     top = state.trick.top
-    if top is not None and (
-        not hand or hand[0] >= FIRST_CARD[top.rank]
-    ):  # nothing beats it (a third of
-        return [{"type": "pass"}]  # all moves): the pass alone, no need to count
-    return TurnActions(hand, top)
+    if top is None:
+        return LeadActions(hand)
+    if not hand or hand[0] >= FIRST_CARD[top.rank]:  # nothing beats it (a third of all
+        return [{"type": "pass"}]  # moves): the pass alone, no need to look further
+    return follow_actions(hand, top)

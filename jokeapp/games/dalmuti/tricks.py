@@ -96,19 +96,31 @@ def next_to_answer(state: DalmutiState, after: str) -> str | None:
     """Who takes the turn after ``after``: the next player who has cards and is not locked
     out, while any of them still has to answer the top set; None when none has to (everyone
     with cards, bar whoever played it, has passed since it or is locked out): the trick ends."""
-    trick = state.trick
-    top = trick.top
-    assert top is not None
-    hands, order = state.hands, state.order
-    by, answered, locked = top.by, trick.passes_since_top, trick.locked_out
+    order = state.order
     place = order.index(after) + 1
     if place == len(order):
         place = 0
     player = order[place]
-    if hands[player] and player != by and player not in answered and player not in locked:
-        return player  # the usual case: the next seat still has to answer
+    trick = state.trick
+    if (  # the usual case (four moves in five): the next seat still has to answer
+        state.hands[player]
+        and player not in trick.passes_since_top
+        and player != trick.top.by  # type: ignore[union-attr]  # a follow has a top
+        and player not in trick.locked_out
+    ):
+        return player
+    return next_around(state, order[place:] + order[:place])
+
+
+def next_around(state: DalmutiState, seats: list[str]) -> str | None:
+    """``next_to_answer`` the long way, over ``seats`` in turn order from the next one."""
+    trick = state.trick
+    top = trick.top
+    assert top is not None
+    hands, by = state.hands, top.by
+    answered, locked = trick.passes_since_top, trick.locked_out
     following: str | None = None
-    for player in order[place:] + order[:place]:
+    for player in seats:
         if not hands[player] or player in locked:
             continue
         if following is None:

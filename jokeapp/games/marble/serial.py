@@ -108,7 +108,10 @@ def trade_json(t: Trade | None) -> dict[str, Any] | None:
 
 def to_json(state: MarbleState, *, hidden: bool = True) -> dict[str, Any]:
     """The State JSON; ``hidden=False`` leaves out the deck's order and the rng (spec 8.3),
-    which a view drops anyway: not building them saves time on every bot move."""
+    which a view drops anyway: not building them saves time on every bot move. For the view
+    it leaves out ``turnSeq`` and ``current`` too, which change at the end of every turn and
+    so would be in many an update's patch: ``turnSeq`` is the engine's bookkeeping that no
+    viewer reads, and the view names the current player itself (``currentPlayer``)."""
     data: dict[str, Any] = {
         "options": options_json(state.options),
         "rng": None,
@@ -140,7 +143,7 @@ def to_json(state: MarbleState, *, hidden: bool = True) -> dict[str, Any]:
         data["rng"] = state.rng.to_json()
         data["deck"] = list(state.deck)
     else:
-        del data["rng"], data["deck"]
+        del data["rng"], data["deck"], data["turnSeq"], data["current"]
     return data
 
 
@@ -225,13 +228,17 @@ def from_json(data: Mapping[str, Any]) -> MarbleState:
     # Defaults only when left out: bots rebuild a state from every view, deck given.
     order = data["order"] if "order" in data else list(players)
     deck = data["deck"] if "deck" in data else _default_deck(players)
+    if "current" in data:
+        current = int(data["current"])
+    else:  # a view names the player instead
+        current = order.index(data["currentPlayer"]) if "currentPlayer" in data else 0
     state = MarbleState(
         options=options,
         rng=Rng.from_json(dict(rng_data)) if rng_data is not None else Rng.from_seed(0),
         order=[str(p) for p in order],
         players=players,
         deck=[str(c) for c in deck],
-        current=int(data.get("current", 0)),
+        current=current,
         round=int(data.get("round", 1)),
         phase=str(data.get("phase", TURN_START)),
         owners={

@@ -25,7 +25,7 @@ from jokeapp.games.marble.serial import to_json
 from jokeapp.games.marble.space import space_fee_to
 from jokeapp.games.marble.state import DEBT, DECIDE, TURN_START, MarbleState
 
-HIDDEN = ("deck", "rng")
+HIDDEN = ("deck", "rng")  # left out too: turnSeq and current, see serial.to_json
 
 
 def decision_choices(state: MarbleState, player: str) -> list[dict[str, Any]]:

@@ -57,7 +57,7 @@ def pending_player(view: Mapping[str, Any]) -> str | None:
     """timeouts.pending_player, read off the view."""
     phase = view["phase"]
     if phase in (TURN_START, DECIDE):
-        return str(view["order"][view["current"]])
+        return str(view["currentPlayer"])
     if phase == DEBT and view["debt"] is not None:
         return str(view["debt"]["player"])
     if phase == TRADE_RESPONSE and view["pendingTrade"] is not None:

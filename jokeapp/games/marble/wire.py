@@ -445,11 +445,11 @@ class MarbleSpacePreview(TypedDict):
 
 class MarbleView(TypedDict):
     """What a player (or a spectator: ``viewer`` null) sees: the spec's State without
-    ``deck`` and ``rng``; the optional keys go only to the player they concern."""
+    ``deck``, ``rng``, ``turnSeq`` and ``current`` (``currentPlayer`` names that player); the
+    optional keys go only to the player they concern."""
 
     options: MarbleOptions
     order: list[str]
-    current: int
     round: int
     phase: MarblePhase
     players: dict[str, MarblePlayer]
@@ -463,7 +463,6 @@ class MarbleView(TypedDict):
     tradesThisTurn: int
     extraRoll: bool
     lastRoll: list[int] | None  # two dice; a tuple type would generate `never[]` in TS
-    turnSeq: int
     deadlineAt: None  # the server owns clocks: always null in the engine
     eliminated: list[str]  # bankruptcies, in order
     result: MarbleResult | None
