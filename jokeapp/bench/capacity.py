@@ -16,6 +16,7 @@ and reports the largest room count held.
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 import time
 from typing import Any
@@ -29,6 +30,7 @@ from jokeapp.bench.load import (
     running,
 )
 from jokeapp.bench.machine import describe
+from jokeapp.bench.serverside import bound_ms
 
 DEFAULT_STEPS = [500, 1000, 2000, 3000, 4000, 5000]
 
@@ -81,9 +83,14 @@ def ramp(
             row["held"] = held(row, p99_ms)
             rows.append(row)
             print(
-                f"{rooms} rooms: p99 {row['p99_ms']:.1f} ms, {row['rooms_playing']} playing, "
-                f"{row['errors']} errors, server {row['server_cpu_share']:.0%} busy, "
-                f"{row['server_wait_share']:.0%} waiting for a core",
+                f"{rooms} rooms: p99 {row['p99_ms']:.1f} ms (server's own "
+                f"{bound_ms(row['server_p99_ms'])}, store wait p99 {bound_ms(row['store_p99_ms'])}, its loop lag p99 {bound_ms(row['server_lag_p99_ms'])}, max {bound_ms(row['server_lag_max_ms'])}, "
+                f"{row['gc_passes']:.0f} GC passes, longest {bound_ms(row['gc_max_ms'])}, CPU "
+                f"{row['gc_cpu_ms']:.0f} ms, longest {bound_ms(row['gc_cpu_max_ms'])}; generator "
+                f"lag p99 {row['generator_lag_p99_ms']:.1f} ms, max {row['generator_lag_max_ms']:.1f} ms, "
+                f"its longest GC pass {row['generator_gc_max_ms']:.1f} ms), "
+                f"{row['rooms_playing']} playing, {row['errors']} errors, server "
+                f"{row['server_cpu_share']:.0%} busy, {row['server_wait_share']:.0%} waiting for a core",
                 file=sys.stderr,
             )
             if not row["held"]:
@@ -93,19 +100,24 @@ def ramp(
 
 def table(rows: list[dict[str, Any]]) -> str:
     lines = [
-        "| rooms | playing | actions/s | p50 | p99 | max | server CPU/action | server busy / waiting "
-        "| update bytes p50 | server RSS | RSS per room | errors | held |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+        "| rooms | playing | actions/s | p50 | p99 | max | server's own p99 | store wait p99 | server loop lag max "
+        "| GC passes (total, longest; CPU) | generator lag p99 / max | server CPU/action | generator CPU/action "
+        "| server busy / waiting | update bytes p50 | server RSS | RSS per room | errors | held |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for r in rows:
         if "failed" in r:
-            lines.append(
-                f"| {r['rooms']:,} | — | — | — | — | — | — | — | — | — | — | — | {r['failed']} |"
-            )
+            lines.append(f"| {r['rooms']:,} |" + " — |" * 17 + f" {r['failed']} |")
             continue
         lines.append(
             f"| {r['rooms']:,} | {r['rooms_playing']:,} | {r['actions_per_s']:,.0f} | {_ms(r['p50_ms'])} "
-            f"| {_ms(r['p99_ms'])} | {_ms(r['max_ms'])} | {r['server_cpu_ms_per_action']:.2f} ms "
+            f"| {_ms(r['p99_ms'])} | {_ms(r['max_ms'])} | {bound_ms(r['server_p99_ms'])} "
+            f"| {bound_ms(r['store_p99_ms'])} "
+            f"| {bound_ms(r['server_lag_max_ms'])} "
+            f"| {r['gc_passes']:,.0f} ({r['gc_ms']:,.0f} ms, {bound_ms(r['gc_max_ms'])}; "
+            f"{r['gc_cpu_ms']:,.0f} ms, {bound_ms(r['gc_cpu_max_ms'])}) "
+            f"| {_ms(r['generator_lag_p99_ms'])} / {_ms(r['generator_lag_max_ms'])} "
+            f"| {r['server_cpu_ms_per_action']:.2f} ms | {r['generator_cpu_ms_per_action']:.2f} ms "
             f"| {r['server_cpu_share']:.0%} / {r['server_wait_share']:.0%} | {r['update_bytes_p50']:,.0f} B | {r['rss_mib']:,.0f} MiB "
             f"| {r['kib_per_room']:,.0f} KiB | {r['errors']} | {'yes' if r['held'] else 'no'} |"
         )
@@ -145,10 +157,13 @@ def section(args: argparse.Namespace, rows: list[dict[str, Any]], setup: Setup) 
 
 
 def command_line(args: argparse.Namespace) -> str:
-    return (
+    line = (
         f"python -m jokeapp.bench.capacity --steps {' '.join(map(str, args.steps))} "
         f"--step-seconds {args.step_seconds:g} --think {args.think:g}"
     )
+    if args.server_args:
+        line += f" --server-args={shlex.join(args.server_args)!r}"
+    return line
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -173,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bots", type=int, default=1, help="seats per room played by server bots")
     parser.add_argument("--bot-delay", type=float, default=1.0, help="the server's bot delay")
     parser.add_argument(
-        "--budget-minutes", type=float, default=12.0, help="no step starts that would end later"
+        "--budget-minutes", type=float, default=25.0, help="no step starts that would end later"
     )
     parser.add_argument("--p99-ms", type=float, default=100.0, help="the latency goal")
     parser.add_argument(
@@ -193,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     setup = Setup(
         port=args.port, think=args.think, bots=args.bots, bot_delay=args.bot_delay, rate=20.0,
-        generators=args.generators, db=args.db, pin=not args.no_pin,
+        generators=args.generators, db=args.db, pin=not args.no_pin, server_args=tuple(args.server_args),
     )  # fmt: skip
     rows = ramp(
         args.steps, setup, args.step_seconds, args.settle, args.p99_ms, args.budget_minutes * 60

@@ -27,9 +27,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import multiprocessing as mp
 import os
 import resource
+import shlex
 import signal
 import socket
 import statistics
@@ -47,12 +49,16 @@ import httpx
 import msgspec
 import websockets
 
+from jokeapp.bench import serverside
 from jokeapp.bench.machine import describe
 from jokeapp.rooms.viewpatch import apply_patch
+from jokeapp.server.collector import Collector, GcPolicy
 
 SEATS = 4  # marble rooms of four
 CONCURRENCY = 100  # requests (and connection openings) in flight per generator process
 PLAYING_TIMEOUT = 300.0  # seconds a grown set of rooms has to have every room playing
+GENERATOR_GC = GcPolicy()  # the server's collector policy (docs/server.md, "The collector")
+WATCH_INTERVAL = 0.005  # seconds between a generator's looks at the window flag (and its lag)
 
 
 def marble_policy(view: dict[str, Any], me: str) -> list[dict[str, Any]]:
@@ -128,6 +134,10 @@ class WindowStats:
     errors: int = 0  # anything unexpected: an error not answering an action, a dropped socket, …
     rooms_playing: int = 0
     cpu_s: float = 0.0
+    # how late this process's event loop woke up (seconds): the generator's own share of the
+    # latencies above, had its loop been busy with other seats or without a core
+    loop_lag: array[float] = field(default_factory=lambda: array("d"))
+    gc_pauses: array[float] = field(default_factory=lambda: array("d"))  # its collector's passes
 
 
 class Room:
@@ -161,9 +171,11 @@ class Seat:
             while True:
                 data = await self.ws.recv(decode=False)
                 await self.on(data)
-        except websockets.ConnectionClosed:
+        except websockets.ConnectionClosed as exc:
             if not self.gen.closing:
                 self.gen.error()
+                code = exc.rcvd.code if exc.rcvd is not None else None
+                self.gen.dropped[code] = self.gen.dropped.get(code, 0) + 1
 
     async def on(self, data: bytes) -> None:
         gen = self.gen
@@ -250,7 +262,9 @@ class Generator:
         self.sem = asyncio.Semaphore(CONCURRENCY)
         self.tasks: set[asyncio.Task[Any]] = set()
         self.closing = False
+        self.dropped: dict[int | None, int] = {}  # sockets the server closed, by close code
         self.cpu_window, self.cpu_mark = 0, 0.0  # the window being charged, CPU at its open
+        self.gc_began = 0.0
 
     def error(self) -> None:
         """Counts something unexpected in the open window (outside windows it shows as rooms not playing)."""
@@ -335,7 +349,13 @@ class Generator:
         while not all(room.ever_played for room in self.rooms):
             if time.monotonic() > deadline:
                 idle = sum(not room.ever_played for room in self.rooms)
-                raise RuntimeError(f"{idle} rooms never had an action accepted")
+                dropped = ", ".join(
+                    f"{n} with code {c}" for c, n in sorted(self.dropped.items(), key=str)
+                )
+                raise RuntimeError(
+                    f"{idle} rooms never had an action accepted"
+                    + (f" (sockets closed: {dropped})" if dropped else "")
+                )
             await asyncio.sleep(0.05)
         return len(self.rooms)
 
@@ -358,10 +378,22 @@ class Generator:
             self.cpu_window, self.cpu_mark = now, cpu
 
     async def watch_cpu(self) -> None:
-        """Reads the shared flag often, so each window's CPU time starts and ends with it."""
+        """Reads the shared flag often, so each window's CPU time starts and ends with it; and
+        records how late each of these wake-ups came (the generator's loop lag)."""
         while True:
             self.sync_cpu()
-            await asyncio.sleep(0.005)
+            due = time.perf_counter() + WATCH_INTERVAL
+            await asyncio.sleep(WATCH_INTERVAL)
+            window = self.window.value
+            if window > 0:
+                self.stats(window).loop_lag.append(max(0.0, time.perf_counter() - due))
+
+    def time_gc(self, phase: str, info: dict[str, Any]) -> None:
+        """A ``gc.callbacks`` entry: this process's collector passes, in the open window."""
+        if phase == "start":
+            self.gc_began = time.perf_counter()
+        elif (window := self.window.value) > 0:
+            self.stats(window).gc_pauses.append(time.perf_counter() - self.gc_began)
 
     def report(self, window: int) -> WindowStats:
         self.sync_cpu()  # the window may have closed since the watcher last looked
@@ -419,6 +451,11 @@ async def _commands(address: str, conn: Any, window: Any, think: float, bots: in
         ]
         gen = Generator(addresses, http, window, think, bots)
         watcher = asyncio.create_task(gen.watch_cpu())
+        # The generator holds thousands of seats' views: with CPython's own collector its full
+        # passes stalled its loop for ~0.5 s (its lag), which the latencies then included.
+        GENERATOR_GC.apply()
+        collector = asyncio.create_task(Collector(GENERATOR_GC).run())
+        gc.callbacks.append(gen.time_gc)
         while True:
             command, arg = await loop.run_in_executor(None, conn.recv)
             if command == "grow":
@@ -427,6 +464,7 @@ async def _commands(address: str, conn: Any, window: Any, think: float, bots: in
                 conn.send(("report", gen.report(arg)))
             else:
                 watcher.cancel()
+                collector.cancel()
                 await gen.close()
                 conn.send(("stopped", None))
                 return
@@ -487,6 +525,7 @@ class Setup:
     pin: bool = True
     nodes: int = 1  # >1: a cluster of that many nodes on ``db`` (PostgreSQL) and ``redis``
     redis: str | None = None
+    server_args: tuple[str, ...] = ()  # more flags of `joke serve` (e.g. the collector's)
 
 
 class Server:
@@ -509,6 +548,7 @@ class Server:
             ]  # fmt: skip
             if setup.redis:
                 cmd += ["--redis", setup.redis, "--node", f"n{i + 1}", "--redis-prefix", prefix]
+            cmd += setup.server_args
             proc = subprocess.Popen(
                 cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=_raise_open_files
             )
@@ -639,6 +679,7 @@ def measure_window(
     server: Server, generators: Generators, number: int, seconds: float
 ) -> dict[str, Any]:
     """One measured window: the server's CPU and the generators' counts over the same interval."""
+    metrics_open = serverside.scrape(server.addresses)  # before the CPU: its cost is outside
     cpu_open = sum(cpu_seconds(pid) for pid in server.pids)
     wait_open = sum(run_queue_wait_s(pid) for pid in server.pids)
     started = time.perf_counter()
@@ -648,10 +689,13 @@ def measure_window(
     elapsed = time.perf_counter() - started
     server_cpu = sum(cpu_seconds(pid) for pid in server.pids) - cpu_open  # every node's
     server_wait = sum(run_queue_wait_s(pid) for pid in server.pids) - wait_open
+    own = serverside.window_figures(metrics_open, serverside.scrape(server.addresses))
     rss = sum(rss_kib(pid) for pid in server.pids)
     parts = generators.report(number)
     lat = sorted(x for part in parts for x in part.latencies)
     sizes = sorted(x for part in parts for x in part.update_bytes)
+    lag = sorted(x for part in parts for x in part.loop_lag)
+    gen_gc = [x for part in parts for x in part.gc_pauses]
     accepted = sum(part.accepted for part in parts)
     per_action = (lambda s: s * 1000 / accepted) if accepted else (lambda s: float("nan"))
     return {
@@ -673,6 +717,10 @@ def measure_window(
         "kib_per_room": (rss - server.idle_rss_kib) / max(generators.rooms, 1),
         "errors": sum(part.errors for part in parts),
         "refused": sum(part.refused for part in parts),
+        "generator_lag_p99_ms": _quantile(lag, 0.99) * 1000,
+        "generator_lag_max_ms": (lag[-1] if lag else float("nan")) * 1000,
+        "generator_gc_max_ms": max(gen_gc, default=float("nan")) * 1000,
+        **own,
     }
 
 
@@ -703,18 +751,20 @@ def _ms(value: float) -> str:
 
 
 HEADER = (
-    "| rooms | playing | actions/s | p50 | p99 (min–max) | max | server CPU/action "
-    "| generator CPU/action | update bytes p50 / p99 | server RSS | RSS per room | errors |"
+    "| rooms | playing | actions/s | p50 | p99 (min–max) | max | server's own p99 "
+    "| generator lag p99 | server CPU/action | generator CPU/action | update bytes p50 / p99 "
+    "| server RSS | RSS per room | errors |"
 )
 
 
 def table(rows: list[dict[str, Any]]) -> str:
-    lines = [HEADER, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    lines = [HEADER, "|---:" * 14 + "|"]
     for r in rows:
         lines.append(
             f"| {r['rooms']:,} | {r['rooms_playing_min']:,.0f} | {r['actions_per_s']:,.0f} "
             f"| {_ms(r['p50_ms'])} | {_ms(r['p99_ms'])} ({_ms(r['p99_ms_min'])}–{_ms(r['p99_ms_max'])}) "
-            f"| {_ms(r['max_ms'])} | {r['server_cpu_ms_per_action']:.2f} ms "
+            f"| {_ms(r['max_ms'])} | {serverside.bound_ms(r['server_p99_ms'])} "
+            f"| {_ms(r['generator_lag_p99_ms'])} | {r['server_cpu_ms_per_action']:.2f} ms "
             f"({r['server_cpu_share']:.0%} busy, {r['server_wait_share']:.0%} waiting) | {r['generator_cpu_ms_per_action']:.2f} ms "
             f"| {r['update_bytes_p50']:,.0f} / {r['update_bytes_p99']:,.0f} B | {r['rss_mib']:,.0f} MiB "
             f"| {r['kib_per_room']:,.0f} KiB | {r['errors']} |"
@@ -745,7 +795,9 @@ def section(args: argparse.Namespace, rows: list[dict[str, Any]], setup: Setup) 
         f"file, loopback. Every room has had an action accepted before the windows open; each row "
         f"is the median of {args.runs} windows of {args.seconds:g} s after {args.warmup:g} s of "
         "warm-up (p99 also as min–max over the windows). Latency: action sent to the update that "
-        "acknowledges it. CPU per action: CPU time over the window / accepted actions; busy: the "
+        "acknowledges it; the server's own p99 is its action→update histogram's (to its bucket, "
+        "/metrics), the generator's lag how late its own event loop ran (both parts of the "
+        "latency). CPU per action: CPU time over the window / accepted actions; busy: the "
         "server's CPU time / the window; waiting: time the server was ready to run but had no core "
         "(taken by other processes: the noise of a shared machine). Errors: "
         "anything unexpected (an error not answering an action, a dropped socket, a refused "
@@ -768,6 +820,8 @@ def command_line(args: argparse.Namespace) -> str:
     ]
     if args.think:
         parts += ["--think", f"{args.think:g}"]
+    if args.server_args:
+        parts += [f"--server-args={shlex.join(args.server_args)!r}"]
     if getattr(args, "redis", None):
         parts += ["--nodes", str(args.nodes), "--redis", args.redis, "--db", args.db]
     return " ".join(parts)
@@ -787,6 +841,13 @@ def add_setup_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--redis", default=None, help="the cluster's redis:// URL")
     parser.add_argument(
         "--no-pin", action="store_true", help="do not pin server and generator to cores"
+    )
+    parser.add_argument(
+        "--server-args",
+        type=shlex.split,
+        default=[],
+        metavar="'FLAGS'",
+        help="more flags for the server, e.g. --server-args='--no-gc-freeze'",
     )
 
 
@@ -824,6 +885,7 @@ def main(argv: list[str] | None = None) -> int:
         pin=not args.no_pin,
         nodes=args.nodes,
         redis=args.redis,
+        server_args=tuple(args.server_args),
     )
     if args.nodes > 1 and not (args.redis and args.db and "://" in args.db):
         parser.error("--nodes needs --redis and a postgresql:// --db")

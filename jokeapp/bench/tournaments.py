@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import os
 import sys
 import time
 from dataclasses import dataclass
@@ -92,7 +93,9 @@ def section(games: int, seed: int, workers: int, only: str | None, skip: list[st
         "the wins the two took (marble) or of their head-to-head comparisons (신분 카드 게임), "
         "with its 95% Wilson interval. Goal: at least 60% with the interval clear of 50% "
         "(easy over random: clear of 50%). Move time: the bot's call, median / p99 in ms. "
-        "Default options unless shown; `--budget` is rollouts or iterations per search move.",
+        "Default options unless shown; `--budget` is rollouts or iterations per search move. "
+        f"The machine's load average was {os.getloadavg()[0]:.1f} as it began: a busy machine "
+        "lengthens the move times and the time taken, never the shares.",
         "",
         "| command | a's share [95% CI] | goal | a's move ms | b's move ms | took |",
         "|---|---|---|---:|---:|---:|",

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 from collections.abc import AsyncIterator
 
@@ -21,12 +20,14 @@ from jokeapp.cluster.node import ClusterNode
 from jokeapp.rooms.clock import Clock, RealClock
 from jokeapp.rooms.manager import RoomManager
 from jokeapp.server import http_api, openapi, readiness, static_files
+from jokeapp.server.collector import Collector
 from jokeapp.server.middleware import RequestContext
 from jokeapp.server.responses import error_response, json_response
 from jokeapp.server.routing import ClusterRouting
 from jokeapp.server.settings import Settings
 from jokeapp.server.ws import websocket_endpoint
 from jokeapp.store.sql import SqlStore
+from jokeapp.telemetry import runtime
 from jokeapp.telemetry.metrics import CONTENT_TYPE, Metrics
 from jokeapp.wire.protocol import MAX_MESSAGE_BYTES
 
@@ -94,15 +95,22 @@ def create_app(settings: Settings, clock: Clock | None = None) -> Starlette:
             log.info("restored %d unfinished rooms", restored)
         app.state.cluster = cluster
         app.state.forwarder = forwarder
-        # Thousands of small, short-lived dicts per second (events, views) make the default
-        # collector run a full pass often; those pauses were the p99 under load.
-        gc.freeze()
-        gc.set_threshold(50_000, 50, 100)
-        sweeper = asyncio.get_running_loop().create_task(_sweep(manager))
+        # The collector's pauses stop every room at once: keep them short (server/collector.py).
+        settings.gc.apply()
+        unwatch_gc = runtime.GcWatch(metrics).install()
+        loop = asyncio.get_running_loop()
+        background = [
+            loop.create_task(_sweep(manager)),
+            loop.create_task(runtime.watch_loop_lag(metrics)),
+        ]
+        if settings.gc.freeze:
+            background.append(loop.create_task(Collector(settings.gc).run()))
         try:
             yield
         finally:
-            sweeper.cancel()
+            for task in background:
+                task.cancel()
+            unwatch_gc()
             if cluster is not None and forwarder is not None:
                 await cluster.close()
                 await forwarder.close()

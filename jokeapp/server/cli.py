@@ -20,6 +20,7 @@ from starlette.applications import Starlette
 
 from jokeapp.cluster.node import ClusterNode
 from jokeapp.server.app import create_app
+from jokeapp.server.collector import GcPolicy
 from jokeapp.server.settings import Settings
 from jokeapp.telemetry import logs
 from jokeapp.wire.protocol import MAX_MESSAGE_BYTES
@@ -39,6 +40,23 @@ def _port(text: str) -> int:
     if not 0 <= port < 65536:
         raise argparse.ArgumentTypeError(f"not a port: {text}")
     return port
+
+
+def _gc_threshold(text: str) -> tuple[int, int, int]:
+    try:
+        a, b, c = (int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not three integers N0,N1,N2: {text}") from None
+    if min(a, b, c) < 0:
+        raise argparse.ArgumentTypeError(f"a threshold cannot be negative: {text}")
+    return a, b, c
+
+
+def _positive(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"not a positive number: {text}")
+    return value
 
 
 HAND_OVER_LIMIT = 6.0  # seconds a stopping node spends letting its rooms go (exit within 10)
@@ -87,6 +105,30 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="seconds a WebSocket has to send its auth message",
     )
     parser.add_argument(
+        "--gc-threshold",
+        type=_gc_threshold,
+        default=GcPolicy().threshold,
+        metavar="N0,N1,N2",
+        help="the cyclic collector's thresholds (gc.set_threshold; default %(default)s)",
+    )
+    parser.add_argument(
+        "--gc-young-every",
+        type=_positive,
+        default=GcPolicy().young_every,
+        help="seconds between two short collector passes (default %(default)s)",
+    )
+    parser.add_argument(
+        "--gc-full-growth",
+        type=_positive,
+        default=GcPolicy().full_growth,
+        help="a full collector pass once the heap grew by this share (default %(default)s)",
+    )
+    parser.add_argument(
+        "--no-gc-freeze",
+        action="store_true",
+        help="CPython's own collector scheduling: no young passes, nothing frozen",
+    )
+    parser.add_argument(
         "--log-level",
         type=str.lower,
         choices=LOG_LEVELS,
@@ -120,6 +162,12 @@ def settings_from(args: argparse.Namespace) -> Settings:
         advertise=args.advertise or f"http://{_reachable(args.host)}:{args.port}",
         redis_prefix=args.redis_prefix,
         lease_ttl=args.lease_ttl,
+        gc=GcPolicy(
+            threshold=args.gc_threshold,
+            freeze=not args.no_gc_freeze,
+            young_every=args.gc_young_every,
+            full_growth=args.gc_full_growth,
+        ),
     )
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from jokeapp.core.contract import Game
 from jokeapp.rooms.manager import installed_games
+from jokeapp.server.collector import GcPolicy
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,7 @@ class Settings:
     advertise: str = "http://127.0.0.1:8000"  # where the other nodes reach this one
     redis_prefix: str = "joke"  # every Redis key of the cluster starts with it
     lease_ttl: float = 5.0  # seconds a room's lease lives unrenewed (a dead node's rooms move)
+    gc: GcPolicy = field(default_factory=GcPolicy)  # the collector's, from start-up on
 
     def games(self) -> dict[str, Game[Any]]:
         found = installed_games()

@@ -19,6 +19,8 @@ CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
 # Seconds; an action's round trip is ~1 ms on an idle node and ~1 s when a core is saturated.
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+# Seconds; the process's own pauses (jokeapp.telemetry.runtime): mostly well under 1 ms.
+PAUSE_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
 STORE_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0)
 
 # (game id, status) of every live room, read when /metrics is scraped
@@ -71,6 +73,33 @@ class Metrics:
             "a room's wait for one store write (group commit included), by operation",
             ["op"],
             buckets=STORE_BUCKETS,
+            registry=r,
+        )
+        # The whole process's pauses (jokeapp.telemetry.runtime): they delay every room at once.
+        self.loop_lag_seconds = Histogram(
+            "joke_event_loop_lag_seconds",
+            "how late the event loop ran a wake-up that was due (busy elsewhere, or no core)",
+            buckets=PAUSE_BUCKETS,
+            registry=r,
+        )
+        self.gc_pause_seconds = Histogram(
+            "joke_gc_pause_seconds",
+            "one pass of the cyclic garbage collector (wall time), by generation",
+            ["generation"],
+            buckets=PAUSE_BUCKETS,
+            registry=r,
+        )
+        # The same passes' CPU time: on a shared machine the wall time also holds the moments
+        # the process had no core, which say nothing about the collector.
+        self.gc_cpu_seconds = Histogram(
+            "joke_gc_cpu_seconds",
+            "one pass of the cyclic garbage collector (its thread's CPU time)",
+            buckets=PAUSE_BUCKETS,
+            registry=r,
+        )
+        self.gc_collected = Counter(
+            "joke_gc_collected",
+            "objects the cyclic collector found unreachable (cycles reference counting missed)",
             registry=r,
         )
         self.timeouts = Counter(

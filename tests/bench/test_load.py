@@ -39,6 +39,10 @@ def test_two_rooms_all_play_and_every_figure_is_sane() -> None:
     assert row["server_cpu_ms_per_action"] > 0 and row["generator_cpu_ms_per_action"] > 0
     assert 0 < row["update_bytes_p50"] <= row["update_bytes_p99"]
     assert row["rss_mib"] > 0 and not math.isnan(row["kib_per_room"])
+    # the generator's own loop lag, and the server's own figures from its /metrics
+    assert 0 <= row["generator_lag_p99_ms"] <= row["generator_lag_max_ms"]
+    assert row["server_p99_ms"] > 0 and row["server_lag_max_ms"] >= 0
+    assert row["gc_passes"] > 0  # the server's short passes run every 0.1 s
 
 
 def test_the_markdown_names_its_command_and_machine() -> None:
@@ -90,3 +94,27 @@ def test_the_memory_tool_counts_what_idle_rooms_hold_mid_match() -> None:
     assert row["rooms"] == 3 and row["steps"] >= 5  # every room played, then idles
     assert 1.0 < row["kib_per_room"] < 1024.0
     assert row["top"] and all(size > 0 for _, size in row["top"][:1])
+
+
+def test_a_capacity_row_shows_the_server_s_own_figures_and_the_generator_s_lag() -> None:
+    from jokeapp.bench.capacity import table
+
+    row = {
+        "rooms": 500, "rooms_playing": 500, "actions_per_s": 210.0, "p50_ms": 2.1,
+        "p99_ms": 40.0, "max_ms": 90.0, "server_p99_ms": 25.0, "store_p99_ms": 5.0,
+        "server_lag_max_ms": 50.0, "gc_passes": 600.0, "gc_ms": 450.0, "gc_max_ms": 10.0,
+        "gc_cpu_ms": 420.0, "gc_cpu_max_ms": 5.0, "generator_lag_p99_ms": 9.5,
+        "generator_lag_max_ms": 150.0, "server_cpu_ms_per_action": 0.65,
+        "generator_cpu_ms_per_action": 0.4, "server_cpu_share": 0.14, "server_wait_share": 0.06,
+        "update_bytes_p50": 600.0, "rss_mib": 160.0, "kib_per_room": 150.0, "errors": 0,
+        "held": True,
+    }  # fmt: skip
+    header, _, line = table([row, {"rooms": 1000, "failed": "not started"}]).splitlines()[:3]
+    cells = [c.strip() for c in line.strip("|").split("|")]
+    names = [c.strip() for c in header.strip("|").split("|")]
+    shown = dict(zip(names, cells, strict=True))
+    assert shown["server's own p99"] == "≤ 25 ms"
+    assert shown["generator lag p99 / max"] == "9.5 ms / 150 ms"
+    assert shown["GC passes (total, longest; CPU)"] == "600 (450 ms, ≤ 10 ms; 420 ms, ≤ 5 ms)"
+    failed = table([{"rooms": 1000, "failed": "not started"}]).splitlines()[2]
+    assert failed.count("|") == header.count("|")  # the failed row has every column

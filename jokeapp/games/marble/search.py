@@ -1,7 +1,9 @@
 """The hard bot: Monte Carlo rollouts of each candidate, the dice as chance.
 
 Marble hides only the deck's order, so each iteration rebuilds the state from the view with
-the unseen cards shuffled (a determinization) and a fresh dice stream, makes one candidate
+a deck consistent with the cards the seat saw drawn (known_deck: the cards that went back
+lie at the bottom in the order they went; only those never drawn are shuffled, a
+determinization) and a fresh dice stream, makes one candidate
 move, lets every seat play on with normal's rules for a short horizon, and scores the seat by
 its total assets and the tolls its lands can still earn, against the best opponent (or by
 the result, when the game ends within the horizon). Candidates take turns,
@@ -23,6 +25,7 @@ from jokeapp.core.rng import Rng
 from jokeapp.games.marble.bots import _space_score, normal_move, rounds_left
 from jokeapp.games.marble.data import CITY, KIND, TOUR
 from jokeapp.games.marble.game import MarbleGame
+from jokeapp.games.marble.known_deck import KnownDeck, known_deck
 from jokeapp.games.marble.landing import toll_of
 from jokeapp.games.marble.ranking import game_result, total_assets
 from jokeapp.games.marble.state import DEBT, DECIDE, TRADE_RESPONSE, TURN_START, MarbleState
@@ -90,10 +93,18 @@ def score(state: MarbleState, player: str) -> float:
     return mine - max(others, default=0.0)
 
 
-def rollout(view: Mapping[str, Any], player: str, move: Action, chance: Rng) -> float:
-    """One future after ``move``: the deck and every die drawn from ``chance``."""
-    deck = unseen_cards(view)
-    chance.shuffle(deck)
+def rollout(
+    view: Mapping[str, Any], player: str, move: Action, chance: Rng, known: KnownDeck | None
+) -> float:
+    """One future after ``move``: every die and the order of the cards the seat has not seen
+    drawn from ``chance``; the cards that went back to the bottom stay in the order it saw."""
+    if known is None:
+        deck = unseen_cards(view)
+        chance.shuffle(deck)
+    else:
+        deck = list(known.unknown)
+        chance.shuffle(deck)
+        deck += known.bottom
     state = state_from_view(view, deck, chance)
     RULES.apply(state, player, move)
     for _ in range(HORIZON):
@@ -110,6 +121,7 @@ def search(knowledge: SeatKnowledge, rng: Rng, budget: Budget) -> Action:
     moves = candidates(state, player, list(knowledge.legal))
     if len(moves) == 1:
         return moves[0]
+    known = known_deck(view, knowledge.events)
     scores: list[list[float]] = [[] for _ in moves]  # per candidate, one per future
     done = 0
     chance = rng.copy()
@@ -117,7 +129,7 @@ def search(knowledge: SeatKnowledge, rng: Rng, budget: Budget) -> Action:
         pick = done % len(moves)
         if pick == 0:  # a new future, which every candidate then meets (common random numbers)
             chance = Rng(rng.next_u32(), rng.next_u32(), rng.next_u32(), 1)
-        scores[pick].append(rollout(view, player, moves[pick], chance.copy()))
+        scores[pick].append(rollout(view, player, moves[pick], chance.copy(), known))
         done += 1
     return moves[pick_move(scores)]
 

@@ -1,0 +1,79 @@
+"""The server's collector policy: short passes whose survivors are frozen, a full pass only
+when the heap grew (issue 11: the latency tail at a human pace was the collector)."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+from collections.abc import Iterator
+
+import pytest
+
+from jokeapp.server.collector import Collector, GcPolicy
+
+
+class Node:
+    """A cycle's link: only the cyclic collector can free it."""
+
+    def __init__(self) -> None:
+        self.other: Node | None = None
+
+
+def _dropped_cycle() -> weakref.ref[Node]:
+    a, b = Node(), Node()
+    a.other, b.other = b, a
+    return weakref.ref(a)
+
+
+@pytest.fixture(autouse=True)
+def _restore_the_collector() -> Iterator[None]:
+    saved = gc.get_threshold()
+    gc.unfreeze()
+    yield
+    gc.unfreeze()
+    gc.set_threshold(*saved)
+
+
+def _tracked(obj: object) -> bool:
+    """In one of the collector's generations (a frozen object is in none)."""
+    return any(o is obj for o in gc.get_objects())
+
+
+def test_apply_sets_the_thresholds_and_freezes_what_is_alive() -> None:
+    kept = [[1]]
+    GcPolicy(threshold=(1234, 5, 6)).apply()
+    assert gc.get_threshold() == (1234, 5, 6)
+    assert not _tracked(kept)
+    gc.unfreeze()
+    GcPolicy(threshold=(700, 10, 10), freeze=False).apply()
+    assert _tracked(kept)
+
+
+def test_a_young_pass_frees_young_cycles_and_freezes_its_survivors() -> None:
+    collector = Collector(GcPolicy(full_growth=1000.0))  # no full pass in this test
+    garbage = _dropped_cycle()
+    survivor = [[2]]
+    assert _tracked(survivor)
+    collector.tick()
+    assert garbage() is None  # a cycle made and dropped since the last pass
+    assert not _tracked(survivor)  # no later pass walks it again
+    assert collector.full_passes == 0
+
+
+def test_the_full_pass_runs_once_the_heap_grew_and_frees_frozen_cycles() -> None:
+    collector = Collector(GcPolicy(full_growth=0.5))
+    held: list[Node] = []
+    a, b = Node(), Node()
+    a.other, b.other = b, a
+    held.append(a)
+    dropped = weakref.ref(a)
+    collector.tick()  # alive: frozen
+    del a, b
+    held.clear()  # now garbage, but frozen: a young pass does not see it
+    collector.tick()
+    assert dropped() is not None and collector.full_passes == 0
+    collector.baseline = 1  # as if the heap had grown past half again since the last full pass
+    collector.tick()
+    assert collector.full_passes == 1
+    assert dropped() is None
+    assert collector.baseline > 1  # measured again after the full pass
