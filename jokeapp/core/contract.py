@@ -213,6 +213,22 @@ def views_of(
     return {viewer: game.view(state, viewer) for viewer in viewers}
 
 
+def next_player(game: Any) -> Callable[[Any], str | None]:
+    """How a loop that plays a game by itself finds who acts now: the first pending player,
+    None when no one is (the game is over). ``game.next_player(state)`` answers without
+    building the ``pending`` list; else it is read from ``game.pending(state)``."""
+    hook = getattr(game, "next_player", None)
+    if hook is not None:
+        return hook  # type: ignore[no-any-return]
+    pending = game.pending
+
+    def first_pending(state: Any) -> str | None:
+        waiting = pending(state)
+        return waiting[0].player if waiting else None
+
+    return first_pending
+
+
 def legal_sequence(game: Any) -> Callable[[Any, str], Sequence[Action]]:
     """How to list ``player``'s legal actions for a bot that reads nothing else
     (core.bots.legal_only): ``game.legal_sequence(state, player)``, else

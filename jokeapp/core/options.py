@@ -10,6 +10,7 @@ camelCase dict (``options_json``).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 import types
 from collections.abc import Callable, Mapping, Sequence
@@ -134,7 +135,27 @@ def option_specs(cls: type) -> tuple[OptionSpec, ...]:
 
 
 def options_from(cls: type[Opts], given: Mapping[str, Any] | None) -> Opts:
-    """The typed options of ``given`` (spec keys), validated by ``resolve_options``."""
+    """The typed options of ``given`` (spec keys), validated by ``resolve_options``.
+
+    Every game starts by this and a run plays thousands with the same options: the typed
+    options are frozen, so the ones of equal ``given`` are made once and shared."""
+    given = given or {}
+    made: type = cls  # as a plain class: lru_cache takes hashable arguments
+    try:
+        # with the values' types, so that 1 does not find the options made for True
+        return cast(
+            Opts, _typed_options(made, tuple(given.items()), tuple(map(type, given.values())))
+        )
+    except TypeError:  # an unhashable value: no option's choice, _resolve says which
+        return _options_from(cls, given)
+
+
+@functools.lru_cache(maxsize=256)
+def _typed_options(cls: type, items: tuple[tuple[str, Any], ...], types: tuple[type, ...]) -> Any:
+    return _options_from(cls, dict(items))
+
+
+def _options_from(cls: type[Opts], given: Mapping[str, Any] | None) -> Opts:
     resolved = _resolve(getattr(cls, _TABLE), given)
     keys: tuple[tuple[str, str], ...] = getattr(cls, _KEYS)
     return cast(Callable[..., Opts], cls)(**{field: resolved[key] for key, field in keys})

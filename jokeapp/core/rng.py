@@ -50,10 +50,12 @@ class Rng:
         if seed < 0:
             raise ValueError("seed must be a non-negative integer")
         seed &= 0xFFFFFFFFFFFFFFFF
-        rng = cls(0, seed & _MASK, seed >> 32, 1)
-        for _ in range(12):
-            rng.next_u32()
-        return rng
+        a, b, c, d = 0, seed & _MASK, seed >> 32, 1
+        for _ in range(12):  # next_u32's step inline (as in below), its outputs discarded
+            t = a + b + d
+            d += 1
+            a, b, c = b ^ (b >> 9), (c * 9) & _MASK, ((c << 21) + (c >> 11) + t) & _MASK
+        return cls(a, b, c, d)
 
     @property
     def state(self) -> list[int]:
@@ -75,7 +77,7 @@ class Rng:
         """``rng()`` of the specs: a float in [0, 1)."""
         return self.next_u32() / 4294967296.0
 
-    # below, die and shuffle take next_u32's step inline: they are called on every move.
+    # below, die, dice and shuffle take next_u32's step inline: they are called on every move.
 
     def below(self, n: int) -> int:
         """``floor(rng() * n)``, exactly."""
@@ -97,8 +99,20 @@ class Rng:
         self.d = d + 1 if d != _MASK else 0  # as in below
         self.a = b ^ (b >> 9)
         self.b = (c * 9) & _MASK
-        self.c = ((((c << 21) & _MASK) | (c >> 11)) + t) & _MASK
+        self.c = ((c << 21) + (c >> 11) + t) & _MASK  # as in below
         return 1 + ((t * 6) >> 32)
+
+    def dice(self) -> tuple[int, int]:
+        """Two ``die()`` rolls, the first one first, in one call (every marble roll); the
+        counter's ``d + 1`` of the second step is taken mod 2^32 by that sum's mask."""
+        a, b, c, d = self.a, self.b, self.c, self.d
+        first = (a + b + d) & _MASK
+        a, b, c = b ^ (b >> 9), (c * 9) & _MASK, ((c << 21) + (c >> 11) + first) & _MASK
+        second = (a + b + d + 1) & _MASK
+        self.a, self.b = b ^ (b >> 9), (c * 9) & _MASK
+        self.c = ((c << 21) + (c >> 11) + second) & _MASK  # as in below
+        self.d = (d + 2) & _MASK
+        return 1 + ((first * 6) >> 32), 1 + ((second * 6) >> 32)
 
     def shuffle(self, items: list[T]) -> None:
         """Fisher-Yates in place, from the last index down."""

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from jokeapp.core.bots import Bot, Budget, SeatLog
-from jokeapp.core.contract import Game
+from jokeapp.core.contract import Game, next_player
 from jokeapp.core.record import Recorder
 from jokeapp.core.rng import Rng
 
@@ -22,7 +22,8 @@ MAX_STEPS = 100_000  # the benchmark loop's guard: its default-option games alwa
 
 
 class GameDidNotEnd(RuntimeError):
-    """A benchmark game ran past MAX_STEPS: a rules or bot defect, never a normal outcome."""
+    """A game ran past MAX_STEPS or stopped with no one to act before its end: a rules or bot
+    defect, never a normal outcome."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,12 +65,12 @@ def play_recorded(
     seats = SeatLog(game, players, recorder.record["setupEvents"], recorder.options)
     rng = bot_rng(seed)
     state = recorder.state
+    to_act = next_player(game)
     steps = 0
-    while not game.is_over(state):
+    while (player := to_act(state)) is not None:
         if steps >= max_steps:
             recorder.cut_off()
             return PlayedGame(seed, list(players), recorder.record, state, steps, cut_off=True)
-        player = game.pending(state)[0].player
         bot = bots[player]
         knowledge = seats.knowledge_for(bot, state, player)
         started = time.perf_counter()
@@ -78,6 +79,7 @@ def play_recorded(
             on_move(player, time.perf_counter() - started)
         seats.add(recorder.step(player, action))
         steps += 1
+    _check_over(game, state, seed)
     return PlayedGame(seed, list(players), recorder.record, state, steps)
 
 
@@ -92,13 +94,19 @@ def play_fast(
     state, setup_events = game.start(options, players, seed)
     seats = SeatLog(game, players, setup_events, options)
     rng = bot_rng(seed)
-    apply, pending, is_over = game.apply, game.pending, game.is_over
+    apply, to_act = game.apply, next_player(game)
     knowledge, add = seats.asker(policy), seats.add
     steps = 0
-    while not is_over(state):
+    while (player := to_act(state)) is not None:
         if steps >= MAX_STEPS:
             raise GameDidNotEnd(f"{game.id} seed {seed}: no end after {MAX_STEPS} steps")
-        player = pending(state)[0].player
         add(apply(state, player, policy(knowledge(state, player), rng)))
         steps += 1
+    _check_over(game, state, seed)
     return state, steps
+
+
+def _check_over(game: Game[Any], state: Any, seed: int) -> None:
+    """No one is left to act: the game must be over (else its rules are stuck)."""
+    if not game.is_over(state):
+        raise GameDidNotEnd(f"{game.id} seed {seed}: no one to act before the end")

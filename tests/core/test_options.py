@@ -96,6 +96,16 @@ def test_typed_options_refuse_unhashable_and_float_values_like_the_table() -> No
     assert options_from(Typed, {"rounds": 5, "revolution": False}).rounds == 5
 
 
+def test_equal_options_are_made_once_and_an_equal_value_of_another_type_is_still_refused() -> None:
+    first = options_from(Typed, {"rounds": 1, "revolution": False})
+    assert options_from(Typed, dict({"rounds": 1, "revolution": False})) is first
+    # True == 1 and hash(True) == hash(1): the options made for 1 must not answer for True
+    with pytest.raises(InvalidOptions):
+        options_from(Typed, {"rounds": True, "revolution": False})
+    with pytest.raises(InvalidOptions):
+        options_from(Typed, {"rounds": 1, "revolution": 0})
+
+
 def test_a_field_that_is_not_in_the_table_fails_at_declaration() -> None:
     with pytest.raises(TypeError, match="do not match the options table"):
 

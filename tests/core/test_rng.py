@@ -31,6 +31,16 @@ def test_dice_and_shuffle_vectors() -> None:
     assert items == [1, 6, 8, 3, 5, 0, 9, 7, 4, 2]
 
 
+@given(st.lists(st.integers(min_value=0, max_value=2**32 - 1), min_size=4, max_size=4))
+def test_two_dice_are_two_die_rolls_even_where_the_counter_wraps(state: list[int]) -> None:
+    for d in (state[3], 2**32 - 2, 2**32 - 1):
+        a, b, c = state[:3]
+        one, two = Rng(a, b, c, d), Rng(a, b, c, d)
+        for _ in range(3):
+            assert one.dice() == (two.die(), two.die())
+            assert one.state == two.state
+
+
 @given(st.integers(min_value=0, max_value=2**64 - 1), st.integers(min_value=1, max_value=100))
 def test_integer_pick_equals_float_formula(seed: int, n: int) -> None:
     a, b = Rng.from_seed(seed), Rng.from_seed(seed)

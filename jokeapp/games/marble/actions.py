@@ -54,16 +54,15 @@ def action_type(action: Any) -> str:
     if type(action) is not dict:
         malformed()
     kind = action.get("type")
-    fields = FIELDS.get(kind) if type(kind) is str else None
-    if fields is None:
+    if type(kind) is not str or (fields := FIELDS.get(kind)) is None:
         reject("unknown_action")
     if len(action) != len(fields) + 1:
         malformed()
-    if fields:
+    if fields:  # most actions have none
         for name, expected in fields.items():
             if type(action.get(name)) is not expected:
                 malformed()
-    return str(kind)
+    return kind
 
 
 def board_pos(value: int) -> int:

@@ -99,23 +99,20 @@ def _no_trading(options: Mapping[str, Any]) -> bool:
 
 @legal_only(when=_no_trading)
 def random_bot(knowledge: SeatKnowledge, rng: Rng, budget: Budget | None = None) -> Action:
-    view, player = knowledge.view, knowledge.player
-    # Without trading it reads only its legal actions and is handed no view (core.bots.NO_VIEW).
-    trading = (
-        view is not NO_VIEW
-        and view["phase"] == TURN_START
-        and view["options"]["trade"]
-        and view["tradesThisTurn"] < 2
-    )
-    if trading and rng.below(RANDOM_TRADE_ODDS) == 0:
-        offer = _random_trade(state_from_view(view), player, rng)
-        if offer is not None:
-            return offer
-    # handed no view, it plays without trading: its legal actions list no trade
-    choices = knowledge.legal if view is NO_VIEW else _not_trades(knowledge.legal)
-    if len(choices) <= 1:
-        return choices[0] if choices else {"type": "ROLL"}  # the only choice: nothing to draw
-    return _pick(choices, rng)
+    view = knowledge.view
+    if view is NO_VIEW:  # no trading: handed its legal actions alone, and they list no trade
+        choices = knowledge.legal
+    else:
+        trading = view["phase"] == TURN_START and view["options"]["trade"]
+        if trading and view["tradesThisTurn"] < 2 and rng.below(RANDOM_TRADE_ODDS) == 0:
+            offer = _random_trade(state_from_view(view), knowledge.player, rng)
+            if offer is not None:
+                return offer
+        choices = _not_trades(knowledge.legal)
+    count = len(choices)
+    if count <= 1:
+        return choices[0] if count else {"type": "ROLL"}  # the only choice: nothing to draw
+    return choices[rng.below(count)]
 
 
 def rounds_left(state: MarbleState) -> int:

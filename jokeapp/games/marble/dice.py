@@ -20,10 +20,8 @@ def roll(state: MarbleState, events: list[Event], actor: str) -> None:
     if piece.island_left > 0:
         island_roll(state, events, actor)
         return
-    rng = state.rng
-    first, second = rng.die(), rng.die()
+    state.last_roll = first, second = state.rng.dice()
     double = first == second
-    state.last_roll = (first, second)
     events.append({"type": "rolled", "player": actor, "dice": [first, second], "double": double})
     state.extra_roll = double
     if double:

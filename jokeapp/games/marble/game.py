@@ -32,7 +32,8 @@ from jokeapp.games.marble.space import space_travel
 from jokeapp.games.marble.state import FINISHED, MarbleState, Player
 from jokeapp.games.marble.stats import MarbleStats
 from jokeapp.games.marble.tables import display_tables
-from jokeapp.games.marble.timeouts import ABSENCE, on_timeout, pending
+from jokeapp.games.marble.timeouts import ABSENCE, on_timeout, pending, pending_player
+from jokeapp.games.marble.timeouts import ROLL as ROLL_ACTION
 from jokeapp.games.marble.trade import propose_trade, respond_trade
 from jokeapp.games.marble.view import view, views
 from jokeapp.games.marble.view_legal import legal_actions_from_view
@@ -93,9 +94,9 @@ class MarbleGame:
         return self.start(options, players, seed)[0]
 
     def apply(self, state: MarbleState, actor: str, action: Action) -> list[Event]:
-        # a well-formed ROLL (most moves) needs no look-up of its fields
-        plain_roll = type(action) is dict and len(action) == 1 and action.get("type") == A.ROLL
-        kind = A.ROLL if plain_roll else action_type(action)
+        # a well-formed ROLL (most moves) needs no look-up of its fields, nor of its handler
+        rolling = type(action) is dict and action == ROLL_ACTION
+        handler = None if rolling else HANDLERS[action_type(action)]
         if state.phase == FINISHED:
             reject("game_over")
         piece = state.players.get(actor) if type(actor) is str else None
@@ -104,13 +105,14 @@ class MarbleGame:
         if not piece.alive:
             reject("out_of_game")
         events: list[Event] = []
-        if kind == A.ROLL:  # most moves: no handler to look up
+        if handler is None:
             roll(state, events, actor)
         else:
-            HANDLERS[kind](state, events, actor, action)
+            handler(state, events, actor, action)
         return events
 
     pending = staticmethod(pending)  # asked before every move: no extra call
+    next_player = staticmethod(pending_player)  # the simulator's pending (contract.next_player)
 
     def on_timeout(self, state: MarbleState, player: str) -> Action:
         return on_timeout(state, player)

@@ -14,8 +14,7 @@ from jokeapp.games.marble.turns import end_turn
 def island_roll(state: MarbleState, events: list[Event], player: str) -> None:
     """A double frees the piece and moves it (no extra roll); otherwise one turn less to wait."""
     piece = state.players[player]
-    first, second = state.rng.die(), state.rng.die()
-    state.last_roll = (first, second)
+    state.last_roll = first, second = state.rng.dice()
     escaped = first == second
     events.append(
         {"type": "islandRoll", "player": player, "dice": [first, second], "escaped": escaped}

@@ -108,12 +108,10 @@ def pay_toll(state: MarbleState, events: list[Event], player: str, pos: int, dee
 
 
 def offer_takeover(state: MarbleState, events: list[Event], pos: int) -> None:
-    player = state.order[state.current]
-    deed = state.owners.get(pos)
+    deed = state.owners.get(pos) if state.options.takeover else None  # off by default
     if (
-        state.options.takeover
-        and deed is not None
-        and deed.owner != player
+        deed is not None
+        and deed.owner != state.order[state.current]
         and KIND[pos] == CITY
         and deed.level < LANDMARK
     ):

@@ -17,25 +17,27 @@ MONOPOLY_NAMES = {"triple": "트리플 독점", "line": "라인 독점", "tour":
 
 def total_assets(state: MarbleState, player: str) -> int:
     """Cash plus every owned land at its full price and its buildings at their full cost."""
-    total = state.players[player].cash
+    return assets_by_player(state)[player]
+
+
+def assets_by_player(state: MarbleState) -> dict[str, int]:
+    """Every player's ``total_assets``, in one pass over the deeds."""
+    totals = {player: piece.cash for player, piece in state.players.items()}
     for pos, deed in state.owners.items():
-        if deed.owner == player:
-            total += INVESTED[pos][deed.level]
-    return total
+        totals[deed.owner] += INVESTED[pos][deed.level]
+    return totals
 
 
-def land_count(state: MarbleState, player: str) -> int:
-    return sum(1 for deed in state.owners.values() if deed.owner == player)
-
-
-def _entry(state: MarbleState, player: str, rank: int) -> dict[str, Any]:
+def _entry(
+    state: MarbleState, player: str, rank: int, assets: dict[str, int], lands: dict[str, int]
+) -> dict[str, Any]:
     piece = state.players[player]
     return {
         "rank": rank,
         "player": player,
-        "totalAssets": total_assets(state, player),
+        "totalAssets": assets[player],
         "cash": piece.cash,
-        "lands": land_count(state, player),
+        "lands": lands[player],
         "bankruptAtRound": piece.bankrupt_at_round,
     }
 
@@ -43,21 +45,25 @@ def _entry(state: MarbleState, player: str, rank: int) -> dict[str, Any]:
 def _ranked(state: MarbleState, first: str | None) -> list[dict[str, Any]]:
     """Competition ranking (1, 1, 3): the monopolist first, then survivors by assets then cash,
     then the bankrupt, the last one out highest."""
+    assets = assets_by_player(state)
+    lands = dict.fromkeys(state.players, 0)
+    for deed in state.owners.values():
+        lands[deed.owner] += 1
     ranking: list[dict[str, Any]] = []
     if first is not None:
-        ranking.append(_entry(state, first, 1))
+        ranking.append(_entry(state, first, 1, assets, lands))
     survivors = [p for p in state.order if state.players[p].alive and p != first]
-    keyed = sorted(survivors, key=lambda p: (-total_assets(state, p), -state.players[p].cash))
+    keyed = sorted(survivors, key=lambda p: (-assets[p], -state.players[p].cash))
     previous: tuple[int, int] | None = None
     rank = 0
     for p in keyed:
-        key = (total_assets(state, p), state.players[p].cash)
+        key = (assets[p], state.players[p].cash)
         if key != previous:
             rank = len(ranking) + 1
             previous = key
-        ranking.append(_entry(state, p, rank))
+        ranking.append(_entry(state, p, rank, assets, lands))
     for p in reversed(state.eliminated):
-        ranking.append(_entry(state, p, len(ranking) + 1))
+        ranking.append(_entry(state, p, len(ranking) + 1, assets, lands))
     return ranking
 
 

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 
 from jokeapp.core.contract import Pending
 from jokeapp.core.rng import Rng
-from jokeapp.games.marble.data import TRADE_ANSWER_SECONDS
 
 if TYPE_CHECKING:  # options.py imports BANK and FUND from here
     from jokeapp.games.marble.options import MarbleOptions
@@ -109,23 +108,14 @@ class MarbleState:
     # Beyond the spec's shape: who went bankrupt in which order (ranking needs it when two
     # fall in the same round); derived from alive/bankruptAtRound when a state omits it.
     eliminated: list[str] = field(default_factory=list)
-    # Every Pending the game can report, by phase and player, built once: a Pending depends
-    # only on the player, the phase and the options, all fixed for the whole game, and it is
-    # frozen, so this never goes stale (timeouts.pending, asked before every move, reads it).
-    # Not game data: left out of JSON and comparisons.
+    # The Pendings the game has reported, by phase and player, each made the first time it is
+    # asked for: a Pending depends only on the player, the phase and the options, all fixed for
+    # the whole game, and it is frozen, so this never goes stale (timeouts.pending, asked
+    # before every move, reads it). Not game data: left out of JSON and comparisons.
     pendings: dict[str, dict[str, Pending]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        turn: int | None = self.options.turn_seconds
-        self.pendings = {
-            phase: {player: Pending(player, phase, seconds) for player in self.order}
-            for phase, seconds in (
-                (TURN_START, turn),
-                (DECIDE, turn),
-                (DEBT, turn),
-                (TRADE_RESPONSE, TRADE_ANSWER_SECONDS),
-            )
-        }
+        self.pendings = {TURN_START: {}, DECIDE: {}, DEBT: {}, TRADE_RESPONSE: {}}
 
     @property
     def current_player(self) -> str:

@@ -23,9 +23,11 @@ ABSENCE = AbsencePolicy(
 
 
 def pending_player(state: MarbleState) -> str | None:
-    """The one player the game waits for (marble never waits for two at once)."""
+    """The one player the game waits for (marble never waits for two at once), None once the
+    game is over."""
     phase = state.phase
-    if phase in (TURN_START, DECIDE):
+    turn = phase == TURN_START or phase == DECIDE  # the usual case, first
+    if turn:
         return state.order[state.current]
     if phase == DEBT and state.debt is not None:
         return state.debt.payment.player
@@ -35,16 +37,17 @@ def pending_player(state: MarbleState) -> str | None:
 
 
 def pending(state: MarbleState) -> list[Pending]:
-    """The one player the game waits for, as prebuilt (``MarbleState.pendings``)."""
+    """The one player the game waits for, each Pending made once (``MarbleState.pendings``)."""
     phase = state.phase
     turn = phase == TURN_START or phase == DECIDE  # the usual case, read inline
     player = state.order[state.current] if turn else pending_player(state)
     if player is None:
         return []
-    found = state.pendings[phase].get(player)
-    if found is None:  # not one of this game's players: made on the spot
+    known = state.pendings[phase]
+    found = known.get(player)
+    if found is None:  # the first time this player is asked for in this phase
         seconds = TRADE_ANSWER_SECONDS if phase == TRADE_RESPONSE else state.options.turn_seconds
-        found = Pending(player, phase, seconds)
+        found = known[player] = Pending(player, phase, seconds)
     return [found]
 
 

@@ -41,15 +41,18 @@ def end_turn(state: MarbleState, events: list[Event]) -> None:
         return
     order, players = state.order, state.players
     count = len(order)
-    nxt = state.current
-    wrapped = False
-    for _ in range(count):
-        nxt += 1
-        if nxt >= count:
-            nxt = 0
-            wrapped = True
-        if players[order[nxt]].alive:
-            break
+    nxt = state.current + 1
+    wrapped = nxt == count
+    if wrapped:
+        nxt = 0
+    if not players[order[nxt]].alive:  # the next seat is out: on round the table
+        for _ in range(count - 1):
+            nxt += 1
+            if nxt == count:
+                nxt = 0
+                wrapped = True
+            if players[order[nxt]].alive:
+                break
     if wrapped:
         events.append({"type": "roundEnd", "round": state.round})
         # maxRounds = 0 is no limit at all (spec 2): such a game ends only by bankruptcy
