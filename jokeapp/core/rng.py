@@ -33,6 +33,31 @@ T = TypeVar("T")
 
 _MASK = 0xFFFFFFFF
 
+# dice() reads its pair from a table, by each output's top bits (the output, unmasked, is
+# below 3 * 2^32, so its top bits index a table of three copies): a bucket of outputs lying
+# wholly within one face gives that face; the few a face boundary cuts give None.
+_TOP_SHIFT = 26
+_BUCKETS = 1 << (32 - _TOP_SHIFT)
+
+
+def _face(bucket: int) -> int | None:
+    low, high = bucket << _TOP_SHIFT, ((bucket + 1) << _TOP_SHIFT) - 1
+    face = 1 + ((low * 6) >> 32)
+    return face if face == 1 + ((high * 6) >> 32) else None
+
+
+def _dice_table() -> tuple[tuple[tuple[int, int] | None, ...], ...]:
+    faces = [_face(bucket) for bucket in range(_BUCKETS)] * 3
+    pairs = {(x, y): (x, y) for x in range(1, 7) for y in range(1, 7)}  # 36 tuples, shared
+    rows = [
+        tuple(None if x is None or y is None else pairs[x, y] for y in faces)
+        for x in faces[:_BUCKETS]
+    ]
+    return tuple(rows * 3)
+
+
+_DICE = _dice_table()
+
 
 class Rng:
     """SFC32. Mutable; its state is the four integers in ``state``."""
@@ -103,16 +128,23 @@ class Rng:
         return 1 + ((t * 6) >> 32)
 
     def dice(self) -> tuple[int, int]:
-        """Two ``die()`` rolls, the first one first, in one call (every marble roll); the
-        counter's ``d + 1`` of the second step is taken mod 2^32 by that sum's mask."""
+        """Two ``die()`` rolls, the first one first, in one call (every marble roll).
+
+        The two outputs are summed without their mask (below 3 * 2^32: each word is below
+        2^32); c's mask takes them, and the pair is read from _DICE by their top bits."""
         a, b, c, d = self.a, self.b, self.c, self.d
-        first = (a + b + d) & _MASK
-        a, b, c = b ^ (b >> 9), (c * 9) & _MASK, ((c << 21) + (c >> 11) + first) & _MASK
-        second = (a + b + d + 1) & _MASK
-        self.a, self.b = b ^ (b >> 9), (c * 9) & _MASK
-        self.c = ((c << 21) + (c >> 11) + second) & _MASK  # as in below
-        self.d = (d + 2) & _MASK
-        return 1 + ((first * 6) >> 32), 1 + ((second * 6) >> 32)
+        first = a + b + d
+        b1 = (c * 9) & _MASK
+        c1 = ((c << 21) + (c >> 11) + first) & _MASK
+        second = (b ^ (b >> 9)) + b1 + d + 1  # d + 1 below 2^32 + 1: the sum stays in range
+        self.a = b1 ^ (b1 >> 9)
+        self.b = (c1 * 9) & _MASK
+        self.c = ((c1 << 21) + (c1 >> 11) + second) & _MASK
+        self.d = d + 2 if d < 0xFFFFFFFE else d - 0xFFFFFFFE  # (d + 2) mod 2^32
+        pair = _DICE[first >> _TOP_SHIFT][second >> _TOP_SHIFT]
+        if pair is None:  # a top-bits bucket a face boundary cuts: the product tells
+            return 1 + (((first & _MASK) * 6) >> 32), 1 + (((second & _MASK) * 6) >> 32)
+        return pair
 
     def shuffle(self, items: list[T]) -> None:
         """Fisher-Yates in place, from the last index down."""
