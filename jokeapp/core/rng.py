@@ -33,21 +33,27 @@ T = TypeVar("T")
 
 _MASK = 0xFFFFFFFF
 
-# dice() reads its pair from a table, by each output's top bits (the output, unmasked, is
-# below 3 * 2^32, so its top bits index a table of three copies): a bucket of outputs lying
-# wholly within one face gives that face; the few a face boundary cuts give None.
+# below(n) for small n and dice() read their picks from tables, by the top bits of the
+# output (unmasked, below 3 * 2^32: its top bits index a table of three copies). A bucket of
+# outputs lying wholly within one pick gives that pick; the few a pick boundary cuts give
+# None, and the product tells.
 _TOP_SHIFT = 26
 _BUCKETS = 1 << (32 - _TOP_SHIFT)
+_SMALL = 9  # below(n) by table for n below this
 
 
-def _face(bucket: int) -> int | None:
+def _pick(bucket: int, n: int) -> int | None:
     low, high = bucket << _TOP_SHIFT, ((bucket + 1) << _TOP_SHIFT) - 1
-    face = 1 + ((low * 6) >> 32)
-    return face if face == 1 + ((high * 6) >> 32) else None
+    pick = (low * n) >> 32
+    return pick if pick == (high * n) >> 32 else None
+
+
+def _picks_table() -> tuple[tuple[int | None, ...], ...]:
+    return tuple(tuple(_pick(bucket, n) for bucket in range(_BUCKETS)) * 3 for n in range(_SMALL))
 
 
 def _dice_table() -> tuple[tuple[tuple[int, int] | None, ...], ...]:
-    faces = [_face(bucket) for bucket in range(_BUCKETS)] * 3
+    faces = [None if pick is None else 1 + pick for pick in _PICKS[6]]
     pairs = {(x, y): (x, y) for x in range(1, 7) for y in range(1, 7)}  # 36 tuples, shared
     rows = [
         tuple(None if x is None or y is None else pairs[x, y] for y in faces)
@@ -56,6 +62,7 @@ def _dice_table() -> tuple[tuple[tuple[int, int] | None, ...], ...]:
     return tuple(rows * 3)
 
 
+_PICKS = _picks_table()
 _DICE = _dice_table()
 
 
@@ -75,12 +82,11 @@ class Rng:
         if seed < 0:
             raise ValueError("seed must be a non-negative integer")
         seed &= 0xFFFFFFFFFFFFFFFF
-        a, b, c, d = 0, seed & _MASK, seed >> 32, 1
-        for _ in range(12):  # next_u32's step inline (as in below), its outputs discarded
+        a, b, c = 0, seed & _MASK, seed >> 32
+        for d in range(1, 13):  # next_u32's step inline (as in below), its outputs discarded
             t = a + b + d
-            d += 1
             a, b, c = b ^ (b >> 9), (c * 9) & _MASK, ((c << 21) + (c >> 11) + t) & _MASK
-        return cls(a, b, c, d)
+        return cls(a, b, c, 13)
 
     @property
     def state(self) -> list[int]:
@@ -115,6 +121,10 @@ class Rng:
         self.c = ((c << 21) + (c >> 11) + t) & _MASK
         if n == 1:  # a single choice (most of a card game's moves): taken, its pick always 0
             return 0
+        if n < _SMALL:  # two to eight choices (most of the others): by the table, mostly
+            pick = _PICKS[n][t >> _TOP_SHIFT]
+            if pick is not None:
+                return pick
         return ((t & _MASK) * n) >> 32
 
     def die(self) -> int:

@@ -95,3 +95,13 @@ def test_dice_read_from_the_table_are_the_plain_formula_on_every_draw() -> None:
             first, second = b.next_u32(), b.next_u32()
             assert a.dice() == (1 + ((first * 6) >> 32), 1 + ((second * 6) >> 32))
         assert a.state == b.state
+
+
+def test_small_picks_read_from_the_table_are_the_plain_formula_on_every_draw() -> None:
+    """below(n) for n up to 8 reads most picks from a table by the output's top bits."""
+    for seed in (3, 2**50 + 11):
+        a, b = Rng.from_seed(seed), Rng.from_seed(seed)
+        for i in range(8000):
+            n = 2 + i % 7
+            assert a.below(n) == (b.next_u32() * n) >> 32
+        assert a.state == b.state

@@ -91,7 +91,8 @@ def land(state: MarbleState, events: list[Event]) -> None:
 
 def pay_toll(state: MarbleState, events: list[Event], player: str, pos: int, deed: Deed) -> None:
     """The toll waiver (L12) is used by itself, once, and goes to the bottom of the deck."""
-    amount = toll_of(state, pos, deed)
+    # toll_of, its city case inline (most tolls)
+    amount = CITY_TOLL[pos][deed.level] if KIND[pos] == CITY else toll_of(state, pos, deed)
     piece = state.players[player]
     if TOLL_WAIVER in piece.held_cards:
         piece.held_cards.remove(TOLL_WAIVER)
@@ -178,8 +179,8 @@ def resume(
         return
     if not state.players[state.order[state.current]].alive:
         end_turn(state, events)
-    elif reason == "toll" and pos is not None and not after_debt:
-        offer_takeover(state, events, pos)
+    elif reason == "toll" and pos is not None and not after_debt and state.options.takeover:
+        offer_takeover(state, events, pos)  # (takeovers are off by default: no call for them)
     elif reason == "spaceFee" and pos is not None:
         fly(state, events, pos, fee_paid=True)
     else:
