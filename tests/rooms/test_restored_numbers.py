@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from jokeapp.rooms import commands as cmd
 from jokeapp.rooms.clock import FakeClock
+from jokeapp.rooms.errors import RoomError
 from jokeapp.rooms.manager import RoomManager
 from jokeapp.rooms.room import SEQ_RESERVE, Room
 from jokeapp.store.api import RoomRow
@@ -159,4 +162,24 @@ async def test_every_number_a_room_sends_is_logged_or_reserved_before_it_goes_ou
     await tick(manager, clock, 60)  # the bot plays too
     updates = [m for c in (watch, *conns) for m in c.sent if m["type"] == "update"]
     assert {m["actor"] is None for m in updates} == {True, False}  # room changes and actions
+    await manager.close()
+
+
+async def test_a_room_another_node_took_over_reserves_nothing_and_sends_nothing(
+    clock: FakeClock,
+) -> None:
+    store = MemoryStore()
+    manager = RoomManager(store, clock, bot_delay=1.0, games=all_games)
+    room, host, _ = await manager.create("race", {}, "방장")
+    assert await store.claim_room(room.room_id, 1, "a")
+    conn = FakeConn()
+    await room.call(cmd.Connect(conn, host))
+    reserved = store.rooms[room.room_id].seq_reserved
+    room.audience.reserved = room.audience.seq  # the next room change needs a reservation
+    assert await MemoryStore(shared=store).claim_room(room.room_id, 2, "b")  # taken over
+    with pytest.raises(RoomError) as refused:
+        await room.call(cmd.Join("친구", "player"))
+    assert refused.value.code == "room_moving"
+    assert store.rooms[room.room_id].seq_reserved == reserved and len(room.members.seats) == 1
+    assert [m["type"] for m in conn.sent] == ["snapshot"]
     await manager.close()
