@@ -27,7 +27,13 @@ def _require_cash(state: MarbleState, actor: str, amount: int) -> None:
 
 
 def buy(state: MarbleState, events: list[Event], actor: str) -> None:
-    decision = _decision(state, actor)
+    # _decision(state, actor), inline (a random player buys every other land it can)
+    if state.order[state.current] != actor:
+        reject("not_your_turn")
+    if state.phase != DECIDE:
+        reject("wrong_phase")
+    decision = state.decision
+    assert decision is not None
     if not decision.can_buy:
         reject("cannot_buy")
     pos = decision.pos

@@ -29,6 +29,7 @@ from jokeapp.games.marble.payments import settle
 from jokeapp.games.marble.state import DECIDE, FINISHED, FUND, Decision, Deed, MarbleState, Payment
 from jokeapp.games.marble.turns import after_landing, end_turn
 
+LAND_KINDS = frozenset((CITY, TOUR))
 # The decisions of a visit to a land nobody owns and to one's own city, made once (frozen).
 BUY_DECISION: dict[int, Decision] = {pos: Decision(pos, can_buy=True) for pos in LANDS}
 BUILD_DECISION: dict[tuple[int, int], Decision] = {
@@ -58,7 +59,7 @@ def land(state: MarbleState, events: list[Event]) -> None:
     piece = state.players[player]
     pos = piece.pos
     kind = KIND[pos]
-    if kind in (CITY, TOUR):  # a land: buy it, build on it or pay its toll
+    if kind in LAND_KINDS:  # a land: buy it, build on it or pay its toll
         deed = state.owners.get(pos)
         if deed is None:
             state.decision = BUY_DECISION[pos]
