@@ -38,7 +38,7 @@ def roll(state: MarbleState, events: list[Event], actor: str) -> None:
     start = piece.pos
     total = start + first + second
     passed = total >= BOARD_SIZE
-    piece.pos = to = total % BOARD_SIZE
+    piece.pos = to = total - BOARD_SIZE if passed else total  # total % BOARD_SIZE: below 2 laps
     events.append(
         {
             "type": "moved",
