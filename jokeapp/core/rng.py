@@ -121,7 +121,7 @@ class Rng:
         self.c = ((c << 21) + (c >> 11) + t) & _MASK
         if n == 1:  # a single choice (most of a card game's moves): taken, its pick always 0
             return 0
-        if n < _SMALL:  # two to eight choices (most of the others): by the table, mostly
+        if 1 < n < _SMALL:  # two to eight choices (most of the others): by the table, mostly
             pick = _PICKS[n][t >> _TOP_SHIFT]
             if pick is not None:
                 return pick

@@ -104,4 +104,6 @@ def test_small_picks_read_from_the_table_are_the_plain_formula_on_every_draw() -
         for i in range(8000):
             n = 2 + i % 7
             assert a.below(n) == (b.next_u32() * n) >> 32
+        for n in (0, -3, 9):  # outside the table: the product, as before
+            assert a.below(n) == (b.next_u32() * n) >> 32
         assert a.state == b.state
