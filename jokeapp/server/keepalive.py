@@ -1,7 +1,7 @@
 """The server's WebSocket keepalive: one sweep over every socket, a ping only to a silent one.
 
-A page that dies without a close frame (a killed phone browser, a lost network) sends no TCP
-close either; only its silence tells. uvicorn's own keepalive pings every socket every
+A page that goes without a close frame or a TCP close (a phone that lost its network or put
+its browser to sleep) is noticed only by its silence. uvicorn's own keepalive pings every socket every
 ``ws_ping_interval`` with two timers per ping (the next ping, the pong's deadline) and a random
 payload it compares; at a human pace nearly every socket is silent between its moves, so that
 was about one ping a second for every three sockets, each a timer, a frame out and a pong
