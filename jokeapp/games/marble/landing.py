@@ -92,8 +92,7 @@ def land(state: MarbleState, events: list[Event]) -> None:
 
 def pay_toll(state: MarbleState, events: list[Event], player: str, pos: int, deed: Deed) -> None:
     """The toll waiver (L12) is used by itself, once, and goes to the bottom of the deck."""
-    # toll_of, its city case inline (most tolls)
-    amount = CITY_TOLL[pos][deed.level] if KIND[pos] == CITY else toll_of(state, pos, deed)
+    amount = toll_of(state, pos, deed)
     piece = state.players[player]
     if TOLL_WAIVER in piece.held_cards:
         piece.held_cards.remove(TOLL_WAIVER)

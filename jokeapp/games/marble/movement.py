@@ -14,26 +14,26 @@ def pay_salary(state: MarbleState, events: list[Event], player: str) -> None:
 
 
 def move_forward(state: MarbleState, events: list[Event], player: str, steps: int, by: str) -> None:
-    """Clockwise; passing or landing on 출발 pays one salary."""
+    """Clockwise; passing or landing on 출발 pays one salary. ``steps`` is at most a lap (a
+    roll moves 2 to 12, move_to at most BOARD_SIZE): the square reached is one subtraction
+    past 출발, not a modulo (every roll moves by this)."""
     piece = state.players[player]
     start = piece.pos
     total = start + steps
     passed = total >= BOARD_SIZE
-    piece.pos = total % BOARD_SIZE
+    piece.pos = to = total - BOARD_SIZE if passed else total
     events.append(
         {
             "type": "moved",
             "player": player,
             "from": start,
-            "to": piece.pos,
+            "to": to,
             "passedStart": passed,
             "by": by,
         }
     )
-    if passed:  # pay_salary, inline (every lap)
-        amount: int = state.options.salary
-        piece.cash += amount
-        events.append({"type": "salary", "player": player, "amount": amount})
+    if passed:
+        pay_salary(state, events, player)
 
 
 def move_to(state: MarbleState, events: list[Event], player: str, dest: int, by: str) -> None:

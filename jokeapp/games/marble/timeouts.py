@@ -39,8 +39,7 @@ def pending_player(state: MarbleState) -> str | None:
 def pending(state: MarbleState) -> list[Pending]:
     """The one player the game waits for, each Pending made once (``MarbleState.pendings``)."""
     phase = state.phase
-    turn = phase == TURN_START or phase == DECIDE  # the usual case, read inline
-    player = state.order[state.current] if turn else pending_player(state)
+    player = pending_player(state)
     if player is None:
         return []
     known = state.pendings[phase]
