@@ -22,6 +22,7 @@ from jokeapp.cluster.node import ClusterNode
 from jokeapp.server.app import create_app
 from jokeapp.server.collector import GcPolicy
 from jokeapp.server.settings import Settings
+from jokeapp.server.wsframes import FramingProtocol
 from jokeapp.telemetry import logs
 from jokeapp.wire.protocol import MAX_MESSAGE_BYTES
 
@@ -184,6 +185,7 @@ def main(args: argparse.Namespace) -> int:
         log_config=None,  # logs.configure set up every logger: JSON lines
         log_level=args.log_level,
         access_log=False,  # the app writes its own access line (path only, with request id)
+        ws=FramingProtocol,  # uvicorn's websockets-sansio, data frames the short way
         ws_max_size=4 * MAX_MESSAGE_BYTES,
         # Views are small and mostly fresh numbers; compressing each frame cost more CPU than
         # it saved bytes under load.
