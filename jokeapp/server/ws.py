@@ -185,6 +185,23 @@ def _client_seq(raw: Any) -> int | None:
     return seq if type(seq) is int else None
 
 
+_DECODER = msgspec.json.Decoder(p.ClientMessage)
+
+
+def _decoded(text: str) -> p.ClientMessage | p.ErrorMessage:
+    """The message, or the error to answer with. A well-formed message is decoded straight
+    from its text (msgspec, its type's decoder built once); any other is looked at again by
+    ``_parse`` to tell why it was refused and which clientSeq it had."""
+    try:
+        message = _DECODER.decode(text)
+    except (msgspec.ValidationError, msgspec.DecodeError):
+        raw = _lenient(text)
+        return _parse(raw, _client_seq(raw))
+    if isinstance(message, p.ActionMessage) and not 1 <= message.client_seq < 2**31:
+        return error_frame("invalid_message", message.client_seq)
+    return message
+
+
 def _parse(raw: Any, seq: int | None) -> p.ClientMessage | p.ErrorMessage:
     """The message, or the error to answer with."""
     if raw is _UNREADABLE:
@@ -333,17 +350,15 @@ async def _play(
             return
         text = item if isinstance(item, str) else item.decode("utf-8", errors="replace")
         received = time.perf_counter()
-        raw = _lenient(text)
-        seq = _client_seq(raw)  # echoed by every refusal, so the client knows what was lost
         if not bucket.take():
             refused.labels("rate_limited").inc()
-            conn.send(error_frame("rate_limited", seq))
+            conn.send(error_frame("rate_limited", _client_seq(_lenient(text))))
             return
         if len(text) > p.MAX_MESSAGE_BYTES // 4 and len(text.encode()) > p.MAX_MESSAGE_BYTES:
             refused.labels("too_large").inc()
-            conn.send(error_frame("too_large", seq))
+            conn.send(error_frame("too_large", _client_seq(_lenient(text))))
             return
-        message = _parse(raw, seq)
+        message = _decoded(text)
         if isinstance(message, p.ErrorMessage):
             refused.labels(message.code).inc()
             conn.send(message)
@@ -353,7 +368,7 @@ async def _play(
             room.post(cmd.Resync(conn))
         elif isinstance(message, p.AuthMessage):
             refused.labels("invalid_message").inc()  # authenticated once, at the start
-            conn.send(error_frame("invalid_message", seq))
+            conn.send(error_frame("invalid_message", _client_seq(_lenient(text))))
         else:
             room.post(cmd.ClientAction(conn, message.client_seq, message.action, received))
 

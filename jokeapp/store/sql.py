@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
@@ -57,8 +58,14 @@ def database_url(db: str) -> str:
     return f"sqlite+aiosqlite:///{Path(db).expanduser().resolve()}"
 
 
+_ENCODER = msgspec.json.Encoder()
+
+
 def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    """Compact JSON, UTF-8 as is: an action and its row on every step (msgspec: a tenth of
+    ``json.dumps``'s time; a float's exponent may be spelt ``1e16`` rather than ``1e+16``,
+    which every JSON reader reads alike)."""
+    return _ENCODER.encode(value).decode()
 
 
 class SqlStore:
