@@ -83,6 +83,7 @@ class FramingProtocol(WebSocketsSansIOProtocol):
             or self.initial_response is not None
             or not self.writable.is_set()
             or self.conn.state is not State.OPEN
+            or self.conn.extensions  # e.g. per-message deflate: websockets frames those
         ):
             return False
         self.transport.write(data)
