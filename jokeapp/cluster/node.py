@@ -250,7 +250,9 @@ class ClusterNode:
         return True
 
     async def let_go(self, room_id: str) -> None:
-        """Stops owning the room on purpose: writes fenced, room dropped, lease released."""
+        """Stops owning the room on purpose: its command in progress finished, writes
+        fenced, room dropped, lease released."""
+        await self._between_commands(room_id)
         owned = self.owned.pop(room_id, None)
         self.store.release_room(room_id)
         await self.manager.drop(room_id)
@@ -258,6 +260,17 @@ class ClusterNode:
         if owned is not None:
             with contextlib.suppress(Exception):
                 await self.leases.release(room_id, owned.epoch)
+
+    async def _between_commands(self, room_id: str) -> None:
+        """Lets the room's command in progress finish (at most SETTLE) and holds the next
+        ones: a room let go on purpose is not cut in the middle of a command (a start whose
+        match is stored but not its room's status, an answer lost after its write). The
+        caller drops the room right after, without waiting in between."""
+        room = self.manager.rooms.get(room_id)
+        if room is not None:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(SETTLE):
+                    await room.hold()
 
     async def lose(self, room_id: str) -> None:
         """The lease is gone (expired, or another node holds it): drop the room at once."""
@@ -353,6 +366,7 @@ class ClusterNode:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(SETTLE):
                     await room.settle()
+        await self._between_commands(room_id)
         owned = self.owned.pop(room_id, None)
         if owned is None:
             return  # lost meanwhile
