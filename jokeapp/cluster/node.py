@@ -19,6 +19,7 @@ import logging
 import random
 import time
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from redis.exceptions import RedisError
@@ -88,6 +89,9 @@ class ClusterNode:
         self._finished: set[str] = set()  # owned rooms already taken out of the live set
         self._tasks: list[asyncio.Task[None]] = []
         self._paused = False  # tests: a node frozen in time, that does not know its leases expire
+        # the owners this node relays to (forwarded requests, relayed sockets): each one's
+        # event is set once its address expires (see ``watching``), with how many wait on it
+        self._watched: dict[str, tuple[asyncio.Event, int]] = {}
         manager.guard = self.owns
         manager.on_create = self._adopt
         manager.resume_clocks = True
@@ -378,6 +382,40 @@ class ClusterNode:
         with contextlib.suppress(Exception):
             await self.leases.hand_over(room_id, owned.epoch, node, RESERVE)
 
+    # ------------------------------------------------------------ watching the owners
+
+    @contextlib.contextmanager
+    def watching(self, node: str) -> Iterator[asyncio.Event]:
+        """An event set once ``node`` stopped renewing its address (dead, or frozen: its
+        leases end at the same moment), for a relay or a forwarded request to give up on
+        it then instead of waiting for TCP or the WebSocket keepalive (tens of seconds with a
+        frozen owner, whose connections stay open). Checked each scan (1 s), one MGET for
+        every owner watched, nothing when nothing is relayed."""
+        event, count = self._watched.get(node, (None, 0))
+        if event is None:
+            event = asyncio.Event()
+        self._watched[node] = (event, count + 1)
+        try:
+            yield event
+        finally:
+            held = self._watched.get(node)
+            if held is not None and held[0] is event:
+                if held[1] <= 1:
+                    del self._watched[node]
+                else:
+                    self._watched[node] = (event, held[1] - 1)
+
+    async def check_watched(self) -> None:
+        """Sets the event of every watched owner whose address is gone."""
+        names = list(self._watched)
+        if not names:
+            return
+        for name, url in zip(names, await self.leases.addresses(names), strict=True):
+            held = self._watched.get(name)
+            if url is None and held is not None:
+                del self._watched[name]
+                held[0].set()
+
     # ------------------------------------------------------------ the loops
 
     async def renew_once(self) -> None:
@@ -395,13 +433,15 @@ class ClusterNode:
         for room_id in lost:
             await self.lose(room_id)
         for room_id, room in list(self.manager.rooms.items()):
-            if (
-                room.status is RoomStatus.FINISHED
-                and room_id in self.owned
-                and room_id not in self._finished
-            ):
+            if room_id not in self.owned:
+                continue
+            finished = room.status is RoomStatus.FINISHED
+            if finished and room_id not in self._finished:
                 await self.leases.remove_live(room_id)
                 self._finished.add(room_id)
+            elif not finished and room_id in self._finished:  # a rematch: live again
+                await self.leases.add_live(room_id, room.code)
+                self._finished.discard(room_id)
 
     async def _renew_loop(self) -> None:
         while True:
@@ -421,9 +461,9 @@ class ClusterNode:
 
     async def scan_once(self) -> int:
         """Takes every live room whose lease expired; how many it took."""
-        live = await self.leases.live()
-        holders = await self.leases.holders(live)
-        free = [r for r, h in zip(live, holders, strict=True) if h is None and r not in self.owned]
+        due = [r for r in await self.leases.due() if r not in self.owned]
+        holders = await self.leases.holders(due)
+        free = [r for r, h in zip(due, holders, strict=True) if h is None]
         random.shuffle(free)  # surviving nodes share a dead node's rooms
         taken = 0
         for room_id in free:
@@ -442,6 +482,7 @@ class ClusterNode:
             if self.stopping or self._paused:
                 continue
             try:
+                await self.check_watched()
                 await self.scan_once()
             except Exception:
                 log.exception("scanning for rooms to take over failed")

@@ -47,7 +47,8 @@ class ClusterRouting:
                 await error_response(exc)(scope, receive, send)
                 return
             if isinstance(where, Remote):
-                answer = await forwarder.forward(request, where.url)
+                with cluster.watching(where.node) as gone:  # a frozen owner: ask again
+                    answer = await forwarder.forward(request, where.url, gone)
                 moving = answer is None or _moving(answer.status_code, bytes(answer.body))
             else:
                 answer = await self._here(scope, receive, body)

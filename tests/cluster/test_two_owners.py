@@ -313,3 +313,35 @@ async def test_a_room_handed_over_mid_start_finishes_the_start_first(
 
 async def _holding(room: Room) -> bool:
     return room._holding is not None
+
+
+# ---------------------------------------------------------------- the scan for rooms to take
+
+
+async def test_the_scan_looks_only_at_rooms_due_and_takes_a_dead_owners(
+    nodes: list[ClusterNode],
+) -> None:
+    a, b = nodes
+    b.leases.ttl_ms = 60_000  # b's leases outlive the test: only a's (paused) one ends
+    room, _, _ = await playing_room(a)
+    other, _, _ = await playing_room(b)
+    assert room.room_id not in await b.leases.due()  # a's lease is alive yet
+    await until(lambda: _due(b, room.room_id))  # a's lease ended: its room is due
+    assert await b.leases.due() == [room.room_id]
+    assert await b.scan_once() == 1 and b.owns(room.room_id)
+    assert await b.leases.due() == []  # taken: due again only when b's lease would end
+    assert b.owns(other.room_id)
+
+
+async def test_a_room_let_go_is_due_at_once(nodes: list[ClusterNode]) -> None:
+    a, b = nodes
+    a.leases.ttl_ms = 60_000  # a's lease would not end during the test
+    room, _, _ = await playing_room(a)
+    assert room.room_id not in await b.leases.due()
+    await a.let_go(room.room_id)
+    assert await b.leases.due() == [room.room_id]  # not at its lease's end: now
+    assert await b.scan_once() == 1 and b.owns(room.room_id)
+
+
+async def _due(node: ClusterNode, room_id: str) -> bool:
+    return room_id in await node.leases.due()
