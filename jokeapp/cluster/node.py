@@ -143,7 +143,10 @@ class ClusterNode:
         """Stops taking rooms and lets every owned one go (SIGTERM): its sockets close with
         "reconnect", its lease is released so another node takes it at its next scan."""
         self.stopping = True
-        for room_id in list(self.owned):
+        rooms = list(self.owned)
+        # every room's command in progress finishes at once (a commit or so), not one by one
+        await asyncio.gather(*(self._between_commands(r) for r in rooms))
+        for room_id in rooms:
             await self.let_go(room_id)
         with contextlib.suppress(Exception):
             await self.leases.withdraw()
