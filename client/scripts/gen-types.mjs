@@ -30,6 +30,22 @@ writeFileSync(schemaFile, text);
 const schema = JSON.parse(text);
 const prefix = '#/components/schemas/';
 
+// A tuple in JSON Schema 2020-12 (`prefixItems`, what msgspec writes) in the draft-07 spelling
+// json-schema-to-typescript reads (`items` as a list), so a [path, value] pair types as one.
+function draft07Tuples(node) {
+  if (Array.isArray(node)) node.forEach(draft07Tuples);
+  else if (node && typeof node === 'object') {
+    Object.values(node).forEach(draft07Tuples);
+    if (Array.isArray(node.prefixItems)) {
+      const rest = node.items;
+      node.items = node.prefixItems;
+      delete node.prefixItems;
+      if (rest !== undefined) node.additionalItems = rest;
+    }
+  }
+}
+draft07Tuples(schema);
+
 // The component names reachable from `node` through $refs.
 function reachable(node, found = new Set()) {
   if (Array.isArray(node)) node.forEach((item) => reachable(item, found));

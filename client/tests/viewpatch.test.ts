@@ -49,9 +49,31 @@ describe('views sent as patches', () => {
   });
 
   it('asks for a snapshot when a patch does not fit the view held', () => {
-    expect(nextView({ a: 1 }, null, [{ op: 'replace', path: '/b', value: 2 }])).toBeUndefined();
-    expect(nextView(null, null, [{ op: 'add', path: '/b', value: 2 }])).toBeUndefined();
+    expect(nextView({ a: 1 }, null, ['/b'])).toBeUndefined();
+    expect(nextView({ a: 1 }, null, [['/b/c', 2]])).toBeUndefined();
+    expect(nextView({ l: [1, 2] }, null, [['/l/3', 0]])).toBeUndefined();
+    expect(nextView({ l: [1, 2] }, null, [['/l/-', 0]])).toBeUndefined();
+    expect(nextView({ l: [1, 2] }, null, [['/l/01', 0]])).toBeUndefined();
+    expect(nextView({ l: [1, 2] }, null, ['/l/2'])).toBeUndefined();
+    expect(nextView({ a: 1 }, null, [''])).toBeUndefined();
+    expect(nextView(null, null, [['/b', 2]])).toBeUndefined();
     expect(nextView({ a: 1 }, null, null)).toEqual({ a: 1 });
     expect(nextView({ a: 1 }, { b: 2 }, null)).toEqual({ b: 2 });
+  });
+
+  it('puts, appends and removes in order, sharing what did not change', () => {
+    const held = { a: { b: 1 }, keep: { x: [1] }, l: [1, 2, 3], 'm~n/o': 0 };
+    const next = nextView(held, null, [
+      ['/a/b', null],
+      ['/a/c', [1]],
+      ['/l/3', 4],
+      '/l/0',
+      ['/l/0', 9],
+      ['/m~0n~1o', 1],
+    ]);
+    expect(next).toEqual({ a: { b: null, c: [1] }, keep: { x: [1] }, l: [9, 3, 4], 'm~n/o': 1 });
+    expect(next?.keep).toBe(held.keep);
+    expect(held).toEqual({ a: { b: 1 }, keep: { x: [1] }, l: [1, 2, 3], 'm~n/o': 0 });
+    expect(nextView(held, null, ['/a'])).toEqual({ keep: { x: [1] }, l: [1, 2, 3], 'm~n/o': 0 });
   });
 });

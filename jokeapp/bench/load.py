@@ -117,7 +117,7 @@ class _Message(msgspec.Struct):
     pending: list[_Pending] = []
     room: _RoomInfo | None = None
     view: dict[str, Any] | None = None
-    patch: list[dict[str, Any]] | None = None
+    patch: list[Any] | None = None
 
 
 _decode = msgspec.json.Decoder(_Message).decode

@@ -3,9 +3,10 @@ the cluster benchmark and for the tests (tests/support/nginx.py adds their skip)
 
 ``Nginx(nodes, workdir)`` renders the deployment's config: its own prefix with its own pid
 file, logs and temp directories under ``workdir``, a free loopback port to listen on, and the
-upstream block's servers replaced by the given nodes (each keeping the deployment's
-``max_fails``/``fail_timeout``). ``routing="round-robin"`` leaves out the deployment's
-``hash`` on the room (docs/cluster.md), to measure or test plain round robin. nginx runs in
+upstream blocks' servers (``joke_nodes``, ``joke_sockets``) replaced by the given nodes
+(each keeping its block's ``max_fails``/``fail_timeout``). ``routing="round-robin"`` leaves
+out the deployment's ``hash`` on the room (docs/cluster.md), to measure or test plain round
+robin. nginx runs in
 the foreground as this user (no root needed: no privileged port, no system path) and is
 stopped by its own pid.
 """
@@ -49,18 +50,18 @@ def render(
     """deploy/nginx.conf on a loopback port, for these nodes, every path under ``prefix``."""
 
     def servers(found: re.Match[str]) -> str:
-        block = found.group(0)
+        block, name = found.group(0), found.group(1)
         first = re.search(r"^\s*server \S+ ([^;]*);", block, re.M)
-        assert first, "no server in `upstream joke_nodes`"
+        assert first, f"no server in `upstream {name}`"
         lines = "".join(f"        server {node} {first.group(1)};\n" for node in nodes)
         block = re.sub(r"^\s*server \S+ [^;]*;\n", "", block, flags=re.M)
         if routing == "round-robin":
             block, hashes = re.subn(r"^\s*hash [^;]*;\n", "", block, flags=re.M)
-            assert hashes == 1, "`upstream joke_nodes` has no `hash` line"
+            assert hashes == 1, f"`upstream {name}` has no `hash` line"
         return block.replace("{\n", "{\n" + lines, 1)
 
-    text, count = re.subn(r"upstream joke_nodes \{.*?\}", servers, text, count=1, flags=re.S)
-    assert count == 1, "deploy/nginx.conf has no `upstream joke_nodes` block"
+    text, count = re.subn(r"upstream (joke_nodes|joke_sockets) \{.*?\}", servers, text, flags=re.S)
+    assert count == 2, "deploy/nginx.conf has no `upstream joke_nodes` and `joke_sockets` blocks"
     assert re.search(r"^\s*listen 80;", text, re.M), "deploy/nginx.conf listens on 80"
     text = re.sub(r"^(\s*)listen 80;", rf"\g<1>listen 127.0.0.1:{port};", text, flags=re.M)
     # as root (a container) the workers stay root to reach these directories; as anyone

@@ -10,11 +10,14 @@ from jokeapp.rooms.viewpatch import SentViews
 
 
 class Audience:
-    __slots__ = ("conns", "seq", "away_sent", "views")
+    __slots__ = ("conns", "seq", "reserved", "away_sent", "views")
 
-    def __init__(self, seq: int = 0) -> None:
+    def __init__(self, seq: int = 0, reserved: int = 0) -> None:
         self.conns: dict[str, Connection] = {}  # token key -> its one open connection
-        self.seq = seq  # the last update's number (a restored room goes on from the log's)
+        self.seq = seq  # the last update's number (a restored room goes on above any sent)
+        # the store holds this number as reserved: an update that is not a logged action (a
+        # room change) may take a number up to it, never above (Room.reserve_numbers)
+        self.reserved = reserved
         self.away_sent: frozenset[str] = frozenset()  # the away seats the last room info showed
         self.views = SentViews()  # the view each viewer's connections hold, to patch it
 

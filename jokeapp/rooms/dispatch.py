@@ -10,9 +10,19 @@ from jokeapp.rooms.errors import RoomError
 from jokeapp.rooms.members import token_key
 from jokeapp.rooms.messages import room_info
 from jokeapp.rooms.room import Room
+from jokeapp.store.api import FencedError
+
+# Commands whose every update is a logged action (its number is in the log's row) or that send
+# none: the only ones that need no update numbers reserved in the store first.
+_LOGGED_OR_SILENT = (cmd.ClientAction, cmd.BotMove, cmd.Resync, cmd.Info)
 
 
 async def handle(room: Room, command: cmd.Command) -> Any:
+    if not isinstance(command, _LOGGED_OR_SILENT):
+        try:
+            await room.reserve_numbers()  # a room change's number is never used twice
+        except FencedError:
+            raise RoomError("room_moving") from None  # another node owns the room now
     match command:
         case cmd.Connect():
             return await connections.connect(room, command)

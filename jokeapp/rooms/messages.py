@@ -4,7 +4,7 @@ own copy of the events and the view)."""
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 import msgspec
 
@@ -161,7 +161,7 @@ def publish(
                     seq=seq,
                     events=seen,
                     view=view,
-                    patch=cast("list[p.PatchOp] | None", patch),  # dicts of PatchOp's shape
+                    patch=patch,
                     pending=pending,
                     room=info,
                     ack=None,

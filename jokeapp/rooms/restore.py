@@ -50,7 +50,9 @@ def restore_room(
             finished_at=now if status is RoomStatus.FINISHED else None,
             last_client_seq=dict(loaded.last_client_seq),
         ),
-        seq=loaded.last_seq,
+        # above every number sent: the log's last action's, and those reserved for room changes
+        seq=max(loaded.last_seq, row.seq_reserved),
+        seq_reserved=row.seq_reserved,
     )
     if match is not None and status is RoomStatus.PLAYING and not match.over:
         since = loaded.last_action_at if resume_clocks else None

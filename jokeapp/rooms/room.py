@@ -36,6 +36,12 @@ from jokeapp.telemetry.metrics import DETACHED, Metrics
 log = logging.getLogger(__name__)
 
 SNAPSHOT_EVERY = 50  # actions between two stored state snapshots
+# Update numbers the store reserves at once for updates that are not logged actions (room
+# changes: a join, a connection coming or going, a host command): at most one write per this
+# many updates, and a restored room skips at most this many numbers.
+SEQ_RESERVE = 100
+# The most update numbers one command takes (a timeout: its step, then an AFK offer).
+SEQ_PER_COMMAND = 3
 
 Handler = Callable[["Room", cmd.Command], Awaitable[Any]]
 
@@ -55,8 +61,10 @@ class Room:
         members: Members | None = None,
         series: Series | None = None,
         seq: int = 0,
+        seq_reserved: int = 0,
     ) -> None:
-        """A new room, or (``members``, ``series``, ``seq``) one rebuilt from the store."""
+        """A new room, or (``members``, ``series``, ``seq``, ``seq_reserved``) one rebuilt
+        from the store."""
         self.room_id = room_id
         self.code = code
         self.game = game
@@ -68,7 +76,7 @@ class Room:
         self.series = series or Series()
         self.absences = Absences(room_id)
         self.book = DeadlineBook(game.absence, self.absences)
-        self.audience = Audience(seq)
+        self.audience = Audience(seq, seq_reserved)
         self.timers = Timers(clock, self.post, bot_delay)
         self.bot_rng = Rng.from_seed(int.from_bytes(room_id.encode()[:8].ljust(8, b"\0"), "big"))
         # each command with its future (None: nobody waits) and the request id of its sender
@@ -210,7 +218,21 @@ class Room:
             self.series.number,
             self.members.host_id,
             self.created_at,
+            self.audience.reserved,
         )
+
+    async def reserve_numbers(self) -> None:
+        """Before a command whose updates may not be logged actions: makes sure the store holds
+        the next ``SEQ_PER_COMMAND`` numbers as reserved (reserving ``SEQ_RESERVE`` ahead when
+        not), so a room restored from the store goes on above every number it sent. A logged
+        action's number is in its row: only room changes need this."""
+        audience = self.audience
+        if audience.seq + SEQ_PER_COMMAND <= audience.reserved:
+            return
+        row = self.row()
+        row.seq_reserved = audience.seq + SEQ_RESERVE
+        await self.store.save_room(row)
+        audience.reserved = row.seq_reserved
 
     def is_away(self, seat: Seat) -> bool:
         """The timeout rules play for this seat now (see docs/server.md, "Connection state")."""

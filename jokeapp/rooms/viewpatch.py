@@ -1,9 +1,13 @@
-"""What changed in a viewer's view: a JSON Patch (RFC 6902) from the view last sent to the next.
+"""What changed in a viewer's view: a patch from the view last sent to the next.
 
 An update carries the patch instead of the whole view (docs/protocol.md, "Views and patches"):
 a client applies it to the view it holds, the one of the previous update or of its snapshot.
-Only ``add``, ``remove`` and ``replace`` are produced, so any RFC 6902 library applies them
-(the client uses fast-json-patch; the tests check against Python's jsonpatch too).
+A patch is a list of operations, applied in order, each on a JSON Pointer (RFC 6901) path:
+``[path, value]`` puts ``value`` there (an object's member, new or not; a list's item, or a new
+last item when the index is the list's length) and a lone ``path`` removes what is there (a
+list's later items move down). Half the bytes of RFC 6902's ``{"op": "replace", "path": …,
+"value": …}`` for the same meaning; the tests check the patches against Python's jsonpatch
+(RFC 6902) too, each operation read as the ``add``, ``replace`` or ``remove`` it is.
 
 The diff is hand-rolled rather than ``jsonpatch.make_patch``: views are plain JSON (dicts,
 lists, str, int, bool, None) and almost all of a view is unchanged from one step to the next,
@@ -21,7 +25,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-Patch = list[dict[str, Any]]
+Op = str | tuple[str, Any]  # a path to remove, or (path, value) to put there
+Patch = list[Op]
 
 _MISSING: Any = object()
 _SCALARS = frozenset({int, str, bool, float, type(None)})
@@ -49,7 +54,7 @@ def _diff(old: Any, new: Any, path: str, ops: Patch) -> None:
         return
     kind = type(old)
     if kind is not type(new):
-        ops.append({"op": "replace", "path": path, "value": new})
+        ops.append((path, new))
     elif kind is dict:
         if old != new:
             _diff_dict(old, new, path, ops)
@@ -57,7 +62,7 @@ def _diff(old: Any, new: Any, path: str, ops: Patch) -> None:
         if old != new:
             _diff_list(old, new, path, ops)
     elif old != new:
-        ops.append({"op": "replace", "path": path, "value": new})
+        ops.append((path, new))
 
 
 def _diff_dict(old: dict[Any, Any], new: dict[Any, Any], path: str, ops: Patch) -> None:
@@ -67,45 +72,47 @@ def _diff_dict(old: dict[Any, Any], new: dict[Any, Any], path: str, ops: Patch) 
         if after is value or (type(after) is type(value) and after == value):
             continue  # most of a view: nothing to build, not even the path
         if after is _MISSING:
-            ops.append({"op": "remove", "path": f"{path}/{_token(key)}"})
+            ops.append(f"{path}/{_token(key)}")
             removed += 1
         else:
             _diff(value, after, f"{path}/{_token(key)}", ops)
     if len(new) != len(old) - removed:
         for key, value in new.items():
             if key not in old:
-                ops.append({"op": "add", "path": f"{path}/{_token(key)}", "value": value})
+                ops.append((f"{path}/{_token(key)}", value))
 
 
 def _diff_list(old: list[Any], new: list[Any], path: str, ops: Patch) -> None:
     n_old, n_new = len(old), len(new)
     if not n_new or not n_old:
-        ops.append({"op": "replace", "path": path, "value": new})
+        ops.append((path, new))
         return
-    # the common head and tail are unchanged; what lies between is changed, cut or grown
+    # the common head (and, unless the list grows, tail) are unchanged; what lies between is
+    # changed or cut, and a longer list grows at its end (a patch puts items, it never inserts)
     head = 0
     shorter = min(n_old, n_new)
     while head < shorter and old[head] == new[head]:
         head += 1
     tail = 0
-    while tail < shorter - head and old[n_old - 1 - tail] == new[n_new - 1 - tail]:
-        tail += 1
+    if n_new <= n_old:
+        while tail < shorter - head and old[n_old - 1 - tail] == new[n_new - 1 - tail]:
+            tail += 1
     mid_old, mid_new = n_old - head - tail, n_new - head - tail
     start = len(ops)
     for i in range(head, head + min(mid_old, mid_new)):
         _diff(old[i], new[i], f"{path}/{i}", ops)
     if mid_old > mid_new:
         cut = f"{path}/{head + mid_new}"
-        ops.extend({"op": "remove", "path": cut} for _ in range(mid_old - mid_new))
+        ops.extend([cut] * (mid_old - mid_new))
     else:
         for i in range(head + mid_old, head + mid_new):
-            ops.append({"op": "add", "path": f"{path}/{i}", "value": new[i]})
+            ops.append((f"{path}/{i}", new[i]))
     made = len(ops) - start
     if made > n_new or (made > 1 and n_new <= 4 * made and all(type(v) in _SCALARS for v in new)):
         # more operations than items, or a short list of numbers or names (the dice): the
         # list itself is the smaller patch
         del ops[start:]
-        ops.append({"op": "replace", "path": path, "value": new})
+        ops.append((path, new))
 
 
 def _diff_by_key(old: dict[str, Any], new: dict[str, Any]) -> dict[Any, Patch]:
@@ -117,13 +124,13 @@ def _diff_by_key(old: dict[str, Any], new: dict[str, Any]) -> dict[Any, Patch]:
         before = get(key, _MISSING)
         after = new[key]
         if before is _MISSING:
-            by_key[key] = [{"op": "add", "path": f"/{_token(key)}", "value": after}]
+            by_key[key] = [(f"/{_token(key)}", after)]
         else:
             ops: Patch = []
             _diff(before, after, f"/{_token(key)}", ops)
             by_key[key] = ops
     for key in [k for k in old if k not in new]:
-        by_key[key] = [{"op": "remove", "path": f"/{_token(key)}"}]
+        by_key[key] = [f"/{_token(key)}"]
     return by_key
 
 
@@ -148,9 +155,9 @@ def _diff_sharing(
         before, after = held.get(key, _MISSING), view.get(key, _MISSING)
         if after is _MISSING:
             if before is not _MISSING:
-                ops.append({"op": "remove", "path": f"/{_token(key)}"})
+                ops.append(f"/{_token(key)}")
         elif before is _MISSING:
-            ops.append({"op": "add", "path": f"/{_token(key)}", "value": after})
+            ops.append((f"/{_token(key)}", after))
         else:
             _diff(before, after, f"/{_token(key)}", ops)
     return ops
@@ -216,42 +223,44 @@ def _unescape(token: str) -> str:
 
 
 def apply_patch(doc: Any, ops: Patch) -> Any:
-    """Applies ``ops`` (add, remove, replace) to ``doc`` in place and returns the result (a new
-    object only when the root itself is replaced). For Python clients: the load generator and
-    the tests; a path that does not fit ``doc`` raises (KeyError, IndexError, ValueError)."""
+    """Applies ``ops`` to ``doc`` in place and returns the result (a new object only when the
+    root itself is put). For Python clients: the load generator and the tests; a path that does
+    not fit ``doc`` raises (KeyError, IndexError, ValueError, TypeError)."""
     for op in ops:
-        path = op["path"]
-        kind = op["op"]
+        removing = type(op) is str
+        path: str = op if removing else op[0]  # type: ignore[assignment]
         if path == "":
-            if kind == "remove":
+            if removing:
                 raise ValueError("cannot remove the whole document")
-            doc = op["value"]
+            doc = op[1]
             continue
         tokens = path.split("/")
+        if tokens[0]:
+            raise ValueError(f"not a JSON Pointer: {path!r}")
         parent = doc
         for token in tokens[1:-1]:
-            parent = parent[int(token)] if type(parent) is list else parent[_unescape(token)]
-        last = _unescape(tokens[-1])
+            parent = parent[_index(token)] if type(parent) is list else parent[_unescape(token)]
+        last = tokens[-1]
         if type(parent) is list:
-            if kind == "add":
-                index = len(parent) if last == "-" else int(last)
-                if not 0 <= index <= len(parent):
-                    raise IndexError(path)
-                parent.insert(index, op["value"])
-            elif kind == "remove":
-                del parent[int(last)]
-            elif kind == "replace":
-                parent[int(last)] = op["value"]
+            index = _index(last)
+            if removing:
+                del parent[index]
+            elif index == len(parent):
+                parent.append(op[1])
             else:
-                raise ValueError(f"unsupported op {kind!r}")
-        elif kind == "add":
-            parent[last] = op["value"]
-        elif kind == "remove":
-            del parent[last]
-        elif kind == "replace":
-            if last not in parent:
-                raise KeyError(path)
-            parent[last] = op["value"]
+                parent[index] = op[1]
+        elif type(parent) is dict:
+            if removing:
+                del parent[_unescape(last)]
+            else:
+                parent[_unescape(last)] = op[1]
         else:
-            raise ValueError(f"unsupported op {kind!r}")
+            raise TypeError(f"{path!r}: not in an object or a list")
     return doc
+
+
+def _index(token: str) -> int:
+    """A list index of a JSON Pointer: digits without a leading zero, as RFC 6901 says."""
+    if not token.isdigit() or (token[0] == "0" and len(token) > 1) or not token.isascii():
+        raise IndexError(token)
+    return int(token)

@@ -17,6 +17,9 @@ class RoomRow:
     match: int  # 0 before the first start
     host_id: str | None
     created_at: float
+    # Every update the room sent has a number up to this one, or is a logged action's (its
+    # ActionRow.seq): reserved ahead by the room (docs/protocol.md, "Update numbers and resync").
+    seq_reserved: int = 0
 
 
 @dataclass(slots=True)

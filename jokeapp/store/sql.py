@@ -301,6 +301,7 @@ class SqlStore:
                 "status": row.status,
                 "match": row.match,
                 "host_id": row.host_id,
+                "seq_reserved": row.seq_reserved,
                 "created_at": row.created_at,
             },
             row.room_id,
@@ -436,6 +437,7 @@ class SqlStore:
                 room_row.match,
                 room_row.host_id,
                 room_row.created_at,
+                room_row.seq_reserved,
             )
             rid = room.room_id
             seat_rows = await conn.execute(sa.select(t.seats).where(t.seats.c.room_id == rid))

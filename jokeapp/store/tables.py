@@ -17,6 +17,9 @@ rooms = sa.Table(
     sa.Column("match", sa.Integer, nullable=False),
     sa.Column("host_id", sa.String(8)),
     sa.Column("created_at", sa.Float, nullable=False),
+    # No update of the room went out with a number above this, but a logged action's (whose
+    # row holds its number): a restored room goes on above both (docs/protocol.md).
+    sa.Column("seq_reserved", sa.Integer, nullable=False, server_default="0"),
     sa.Index("ix_rooms_status", "status"),
 )
 

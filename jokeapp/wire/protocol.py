@@ -10,7 +10,7 @@ the server sends and reads them: nothing else writes a message's shape.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any, Literal, get_args
+from typing import Annotated, Any, Literal, get_args
 
 import msgspec
 
@@ -249,12 +249,17 @@ class SnapshotMessage(_Wire, tag="snapshot", tag_field="type"):
     setup_events: list[dict[str, Any]] | None = None
 
 
-class PatchOp(msgspec.Struct, omit_defaults=True):
-    """One operation of a JSON Patch (RFC 6902) on a view; ``value`` is absent for ``remove``."""
-
-    op: Literal["add", "remove", "replace"]
-    path: str  # a JSON Pointer (RFC 6901) into the view
-    value: Any = msgspec.UNSET
+# One operation of a view's patch (docs/protocol.md, "Views and patches"), on a JSON Pointer
+# (RFC 6901) path into the view: ``[path, value]`` puts ``value`` there (an object's member,
+# new or not; a list's item, or a new last item at the list's length); a lone ``path`` removes
+# what is there (a list's later items move down).
+PatchOp = Annotated[
+    str | tuple[str, Any],
+    msgspec.Meta(
+        title="PatchOp",
+        description="[path, value] puts value at path; a lone path removes what is there.",
+    ),
+]
 
 
 class UpdateMessage(_Wire, tag="update", tag_field="type", omit_defaults=True):
@@ -265,7 +270,7 @@ class UpdateMessage(_Wire, tag="update", tag_field="type", omit_defaults=True):
     pending: list[PendingInfo]
     # The viewer's whole view, when it starts (a new match) or a patch would be as big;
     # else absent, and ``patch`` (absent: the view did not change) turns the view of update
-    # ``seq - 1`` (or of the snapshot) into this one.
+    # ``seq - 1`` (or of the snapshot) into this one, operation by operation.
     view: dict[str, Any] | None = None
     room: RoomInfo | None = None  # present when seats, host, status or options changed
     ack: int | None = None  # the clientSeq of this viewer's own action that made this update

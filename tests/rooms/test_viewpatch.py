@@ -1,4 +1,4 @@
-"""Views sent as what changed: the JSON Patch between the view a viewer holds and the next."""
+"""Views sent as what changed: the patch between the view a viewer holds and the next."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 import jsonpatch
+import jsonpointer
 import msgspec
 import pytest
 from hypothesis import given, settings
@@ -13,7 +14,7 @@ from hypothesis import strategies as st
 
 from jokeapp.rooms.clock import FakeClock
 from jokeapp.rooms.manager import RoomManager
-from jokeapp.rooms.viewpatch import MAX_OPS, SentViews, apply_patch, diff
+from jokeapp.rooms.viewpatch import MAX_OPS, Patch, SentViews, apply_patch, diff
 from tests.rooms.conftest import FakeConn
 from tests.rooms.view_stream import GAMES, stream
 
@@ -25,6 +26,28 @@ def same(a: Any, b: Any) -> bool:
 
 def copied(value: Any) -> Any:
     return msgspec.json.decode(msgspec.json.encode(value))
+
+
+def rfc6902(doc: Any, ops: Any) -> Any:
+    """``ops`` applied by the RFC 6902 reference library, each read as the operation it is:
+    a lone path is ``remove``; ``[path, value]`` is ``add`` for a new member or a new last
+    item, else ``replace``."""
+    for op in ops:
+        if isinstance(op, str):
+            doc = jsonpatch.apply_patch(doc, [{"op": "remove", "path": op}])
+            continue
+        path, value = op
+        new = False
+        if path:
+            parent_path, _, last = path.rpartition("/")
+            parent = jsonpointer.resolve_pointer(doc, parent_path)
+            if isinstance(parent, list):
+                new = last == str(len(parent))
+            else:
+                new = jsonpointer.unescape(last) not in parent
+        kind = "add" if new else "replace"
+        doc = jsonpatch.apply_patch(doc, [{"op": kind, "path": path, "value": value}])
+    return doc
 
 
 keys = st.sampled_from(["a", "b", "c", "p1", "a/b", "m~n", "", "0", "10"])
@@ -50,9 +73,12 @@ json_values = kinds.flatmap(lambda values: values)
 def test_a_diff_applied_by_an_rfc_6902_library_gives_the_new_value(pair: tuple[Any, Any]) -> None:
     old, new = pair
     ops = diff(old, new)
-    assert same(jsonpatch.apply_patch(copied(old), ops), new)
+    assert same(rfc6902(copied(old), ops), new)
     assert same(apply_patch(copied(old), ops), new)
-    assert {op["op"] for op in ops} <= {"add", "remove", "replace"}
+    # as the wire carries them: a path alone, or a path and its value
+    wire = msgspec.json.decode(msgspec.json.encode(ops))
+    assert all(isinstance(op, str) or (len(op) == 2 and isinstance(op[0], str)) for op in wire)
+    assert same(apply_patch(copied(old), wire), new)
 
 
 @settings(deadline=None)
@@ -62,25 +88,39 @@ def test_an_equal_value_needs_no_operation(value: Any) -> None:
 
 
 def test_a_type_change_is_a_replace_and_keys_are_escaped() -> None:
-    assert diff({"a": 1}, {"a": "1"}) == [{"op": "replace", "path": "/a", "value": "1"}]
-    assert diff({"a": None}, {"a": False}) == [{"op": "replace", "path": "/a", "value": False}]
-    assert diff([1], {"0": 1}) == [{"op": "replace", "path": "", "value": {"0": 1}}]
-    assert diff({"a/b": 1, "m~n": 1}, {"a/b": 2, "m~n": 2}) == [
-        {"op": "replace", "path": "/a~1b", "value": 2},
-        {"op": "replace", "path": "/m~0n", "value": 2},
-    ]
+    assert diff({"a": 1}, {"a": "1"}) == [("/a", "1")]
+    assert diff({"a": None}, {"a": False}) == [("/a", False)]
+    assert diff({"a": 1}, {"a": None}) == [("/a", None)]  # null is a value, not a removal
+    assert diff({"a": 1, "b": 2}, {"b": 2}) == ["/a"]
+    assert diff([1], {"0": 1}) == [("", {"0": 1})]
+    assert diff({"a/b": 1, "m~n": 1}, {"a/b": 2, "m~n": 2}) == [("/a~1b", 2), ("/m~0n", 2)]
     # a card played from the middle of a hand is one remove, not a shift of every later card
     hand = [{"id": f"0{n}"} for n in range(1, 8)]
-    assert diff(hand, hand[:2] + hand[4:]) == [
-        {"op": "remove", "path": "/2"},
-        {"op": "remove", "path": "/2"},
+    assert diff(hand, hand[:2] + hand[4:]) == ["/2", "/2"]
+    # a list grows at its end; what was inserted before the end is put item by item
+    assert diff(hand, [*hand, {"id": "08"}]) == [("/7", {"id": "08"})]
+    grown = [*hand[:3], {"id": "x"}, *hand[3:]]
+    assert same(apply_patch(copied(hand), diff(hand, grown)), grown)
+
+
+def test_a_patch_that_does_not_fit_the_view_raises() -> None:
+    misfits: list[Patch] = [
+        ["/b"],
+        [("/a/0", 1)],
+        [("/l/3", 1)],
+        [("/l/-", 1)],
+        [("/l/01", 1)],
+        [""],
     ]
+    for ops in misfits:
+        with pytest.raises((KeyError, IndexError, ValueError, TypeError)):
+            apply_patch({"a": 1, "l": [1, 2]}, ops)
 
 
 def test_a_viewer_gets_its_whole_view_first_then_patches_then_nothing_if_unchanged() -> None:
     sent = SentViews()
     assert sent.update({"p1": {"round": 1}}) == {"p1": ({"round": 1}, None)}  # held none
-    replaced = [{"op": "replace", "path": "/round", "value": 2}]
+    replaced = [("/round", 2)]
     assert sent.update({"p1": {"round": 2}}) == {"p1": (None, replaced)}
     assert sent.update({"p1": {"round": 2}}) == {"p1": (None, None)}
     big = {str(i): i for i in range(MAX_OPS + 1)}
@@ -111,7 +151,7 @@ def test_viewers_whose_views_share_objects_share_the_first_viewers_operations(
         before: dict[str, Any] = {"board": [1, 2], "hand": [viewer], "gone": 1}
         if viewer == "p3":
             del before["gone"]
-        assert same(jsonpatch.apply_patch(before, ops or []), views[viewer]), viewer
+        assert same(rfc6902(before, ops or []), views[viewer]), viewer
 
 
 @pytest.mark.parametrize(("game_id", "players", "seed"), GAMES)
@@ -126,7 +166,9 @@ def test_patched_views_equal_whole_views_over_a_whole_game(
         if line["snapshot"] or line["view"] is not None:
             held[viewer] = line["view"]
         elif line["patch"]:
-            held[viewer] = jsonpatch.apply_patch(held[viewer], line["patch"])
+            mine = apply_patch(copied(held[viewer]), line["patch"])
+            held[viewer] = rfc6902(held[viewer], line["patch"])
+            assert same(mine, held[viewer]), (viewer, line["step"])
             patched += 1
         assert same(held[viewer], line["full"]), (viewer, line["step"])
     assert patched > 50

@@ -100,9 +100,8 @@ def assert_nothing_hidden_leaks(
                 ):
                     assert "cardIds" not in event, event
     # Each viewer's hand is theirs alone: every hand a viewer was sent is one its own seat held
-    # at some point of the game (after setup or a step of the record). Judged against the
-    # record, not by update number: a room restored from its log goes on from the log's last
-    # numbered step, so numbers that only room changes used before a crash come again.
+    # at some point of the game (after setup or a step of the record), judged against the
+    # record; and no update number names two moments (numbers_never_repeat).
     held: dict[str, set[frozenset[str]]] | None = None
     for client in [*clients, watcher]:
         for message in client.messages:
@@ -113,6 +112,16 @@ def assert_nothing_hidden_leaks(
                 held = held if held is not None else hands_held(record)
                 hand = frozenset(c["id"] for c in view["hand"])
                 assert hand in held[client.player_id], (client.player_id, sorted(hand))
+    assert_numbers_never_repeat([*clients, watcher])
+
+
+def assert_numbers_never_repeat(clients: list[Client]) -> None:
+    """Every client saw update numbers only rise, over all its sockets: a room restored from
+    its log (a restart, another node taking it over) goes on above every number it sent."""
+    for client in clients:
+        numbers = [m["seq"] for m in client.messages if m["type"] == "update"]
+        falls = [(a, b) for a, b in zip(numbers, numbers[1:], strict=False) if a >= b]
+        assert not falls, (client.player_id, falls)
 
 
 def hands_held(record: dict[str, Any]) -> dict[str, set[frozenset[str]]]:

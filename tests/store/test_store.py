@@ -50,6 +50,17 @@ async def test_room_updates_are_upserts(sql_store: SqlStore) -> None:
     assert await sql_store.unfinished_room_ids() == ["r1"]
 
 
+async def test_a_rooms_reserved_update_numbers_are_kept_with_its_row(sql_store: SqlStore) -> None:
+    await sql_store.save_room(ROOM)
+    loaded = await sql_store.load_room("r1")
+    assert loaded is not None and loaded.room.seq_reserved == 0
+    await sql_store.save_room(
+        RoomRow("r1", "ABCDEF", "race", {"turnSeconds": 10}, "lobby", 0, "p1", 1.5, 2**31 - 1)
+    )
+    loaded = await sql_store.load_room("ABCDEF")
+    assert loaded is not None and loaded.room.seq_reserved == 2**31 - 1
+
+
 async def test_action_log_is_unique_per_room_match_and_step(sql_store: SqlStore) -> None:
     await sql_store.save_room(ROOM)
     await sql_store.begin_match(MatchRow("r1", 1, 2**62 + 7, ["p1", "p2"], {"turnSeconds": 10}))

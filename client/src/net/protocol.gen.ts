@@ -4,6 +4,10 @@
  * A room's status; its lifecycle (which moves are allowed) is jokeapp.rooms.status.
  */
 export type RoomStatus = "finished" | "lobby" | "playing";
+/**
+ * [path, value] puts value at path; a lone path removes what is there.
+ */
+export type PatchOp = string | [string, unknown];
 
 export interface WireProtocol {
   clientMessage?: AuthMessage | ActionMessage | ResyncMessage | PingMessage;
@@ -20,7 +24,6 @@ export interface WireProtocol {
   you?: You;
   pendingInfo?: PendingInfo;
   updateMessage?: UpdateMessage;
-  patchOp?: PatchOp;
   errorMessage?: ErrorMessage;
   pongMessage?: PongMessage;
   healthResponse?: HealthResponse;
@@ -140,14 +143,6 @@ export interface UpdateMessage {
   actor?: string | null;
   auto?: boolean;
   patch?: PatchOp[] | null;
-}
-/**
- * One operation of a JSON Patch (RFC 6902) on a view; ``value`` is absent for ``remove``.
- */
-export interface PatchOp {
-  op: "add" | "remove" | "replace";
-  path: string;
-  value?: unknown;
 }
 export interface ErrorMessage {
   type: "error";

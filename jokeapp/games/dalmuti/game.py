@@ -26,7 +26,7 @@ from jokeapp.games.dalmuti.state import (
 from jokeapp.games.dalmuti.stats import DalmutiStats
 from jokeapp.games.dalmuti.tables import display_tables
 from jokeapp.games.dalmuti.tax import check_return_count, owed_by, return_tax
-from jokeapp.games.dalmuti.tricks import check_pass, check_play, pass_turn, play
+from jokeapp.games.dalmuti.tricks import check_pass, check_play, pass_turn, play, try_play
 from jokeapp.games.dalmuti.wire import DalmutiAction, DalmutiEvent, DalmutiView
 
 MIN_PLAYERS = 4
@@ -73,9 +73,8 @@ def apply_return(state: DalmutiState, actor: str, action: Action) -> list[Event]
 
 def apply_turn(state: DalmutiState, actor: str, action: Action) -> list[Event] | None:
     """The fast path of the common case: a well-formed, allowed ``pass`` or a well-formed
-    ``play`` by the player whose turn it is. Returns None for anything else, which
-    ``apply_checked`` then handles with the same errors: all it checks before the cards
-    holds here."""
+    legal ``play`` by the player whose turn it is. Returns None, having changed nothing, for
+    anything else, which ``apply_checked`` then handles with its errors."""
     if type(action) is not dict or actor != state.current or state.phase.kind != "playing":
         return None
     if actor not in state.hands:
@@ -84,9 +83,8 @@ def apply_turn(state: DalmutiState, actor: str, action: Action) -> list[Event] |
     if kind == "pass":
         if len(action) == 1 and state.trick.top is not None:
             return pass_turn(state, actor)
-    elif kind == "play" and len(action) == 2 and "cardIds" in action:
-        cards = cards_from_hand(action, state.hands[actor])
-        return play(state, actor, cards, check_play(state, actor, cards))
+    elif kind == "play" and len(action) == 2:
+        return try_play(state, actor, action.get("cardIds"))
     return None
 
 
@@ -130,18 +128,18 @@ class DalmutiGame:
         return self.start(options, players, seed)[0]
 
     def apply(self, state: DalmutiState, actor: str, action: Action) -> list[Event]:
-        # A pass on one's turn (most moves) is taken as apply_turn takes it, without the call.
-        if (
-            type(action) is dict
-            and len(action) == 1
-            and action.get("type") == "pass"
-            and actor == state.current
-            and state.phase.kind == "playing"
-            and state.trick.top is not None
-            and actor in state.hands
-        ):
-            state.seq += 1
-            return pass_turn(state, actor)
+        # apply_turn inline: a pass or play on one's turn is nearly every move.
+        if type(action) is dict and actor == state.current and state.phase.kind == "playing":
+            kind = action.get("type")
+            if kind == "pass":
+                if len(action) == 1 and state.trick.top is not None and actor in state.hands:
+                    state.seq += 1
+                    return pass_turn(state, actor)
+            elif kind == "play" and len(action) == 2 and actor in state.hands:
+                events = try_play(state, actor, action.get("cardIds"))
+                if events is not None:
+                    state.seq += 1
+                    return events
         events = apply_turn(state, actor, action)
         if events is None:  # not the common case: the full checks, in their order
             events = apply_checked(state, actor, action)
@@ -149,6 +147,7 @@ class DalmutiGame:
         return events
 
     pending = staticmethod(timeouts.pending)  # asked before every move: no extra call
+    next_player = staticmethod(timeouts.pending_player)  # the simulator's (contract.next_player)
 
     def on_timeout(self, state: DalmutiState, player: str) -> Action:
         return timeouts.on_timeout(state, player)

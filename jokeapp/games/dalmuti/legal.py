@@ -22,6 +22,7 @@ from jokeapp.games.dalmuti.revolution import holds_both_jesters
 from jokeapp.games.dalmuti.state import DalmutiState, Play, RevolutionCheck, TaxReturn
 
 Choice = tuple[int, int, int]
+CARD_ID = CARD_IDS.__getitem__  # a card's id, mapped over a set without a comprehension's frame
 
 
 def number_counts(hand: list[int]) -> list[int]:
@@ -67,12 +68,20 @@ def multi_follows(hand: list[int], below_top: int, need: int) -> list[tuple[int,
     ``below_top`` cards of a sorted hand (those below top's rank)."""
     fewest = need - min(jester_count(hand), need - 1)
     sets: list[tuple[int, int]] = []
+    if below_top < fewest:  # too few cards below top's rank for any set
+        return sets
     start = 0
-    while start < below_top:  # one number's run of cards at a time, its end found by bisect
-        end = bisect_left(hand, FIRST_CARD[CARD_NUMBERS[hand[start]] + 1], start, below_top)
-        if end - start >= fewest:
-            for used in range(min(end - start, need), fewest - 1, -1):
-                sets.append((start, used))
+    while start < below_top:  # one number's run of cards at a time
+        last = start + fewest - 1  # the run's card that makes the fewest needed
+        if last >= below_top:
+            break
+        number = CARD_NUMBERS[hand[start]]
+        if CARD_NUMBERS[hand[last]] != number:  # too short: on to the next number's run
+            start = bisect_left(hand, FIRST_CARD[number + 1], start + 1, last)
+            continue
+        end = bisect_left(hand, FIRST_CARD[number + 1], last + 1, below_top)
+        for used in range(min(end - start, need), fewest - 1, -1):
+            sets.append((start, used))
         start = end
     return sets
 
@@ -99,7 +108,7 @@ def lead_cards(hand: list[int], index: int) -> list[str]:
         wild = index - numbers_end * per_card + 1
     if wild:
         cards += hand[-wild:]
-    return [CARD_IDS[card] for card in cards]
+    return [*map(CARD_ID, cards)]
 
 
 def choice_cards(hand: list[int], choice: Choice) -> list[str]:
@@ -193,7 +202,7 @@ def follow_actions(hand: list[int], top: Play) -> list[Action]:
             cards = hand[start : start + used]
             if used < need:
                 cards += hand[used - need :]  # jesters sort last
-            plays.append({"type": "play", "cardIds": [CARD_IDS[card] for card in cards]})
+            plays.append({"type": "play", "cardIds": [*map(CARD_ID, cards)]})
     plays.append({"type": "pass"})
     return plays
 
@@ -201,13 +210,13 @@ def follow_actions(hand: list[int], top: Play) -> list[Action]:
 class LeadActions(Sequence[Action]):
     """``legal_actions`` of the player whose turn it is to lead, the same actions in the same
     order, each built only when read: a lead has many sets (eight on average, up to 44) and
-    a random bot reads one of them, so counting the others is enough (``lead_count``, ``lead_cards``). Holds a copy
-    of the hand, nothing of the state."""
+    a random bot reads one of them, so counting the others is enough (``lead_count``,
+    ``lead_cards``). Holds a copy of the hand, nothing of the state."""
 
     __slots__ = ("_hand", "_len")
 
     def __init__(self, hand: list[int]) -> None:
-        self._hand = hand = hand[:]
+        self._hand = hand[:]
         self._len = lead_count(hand)
 
     def __len__(self) -> int:
@@ -220,22 +229,99 @@ class LeadActions(Sequence[Action]):
     def __getitem__(self, index: slice) -> list[Action]: ...
 
     def __getitem__(self, index: int | slice) -> Action | list[Action]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(self._len))]
-        if index < 0:
-            index += self._len
-        if not 0 <= index < self._len:
-            raise IndexError("legal action index out of range")
-        return {"type": "play", "cardIds": lead_cards(self._hand, index)}
+        if type(index) is int and 0 <= index < self._len:  # a bot's read
+            return {"type": "play", "cardIds": lead_cards(self._hand, index)}
+        return _other_index(self, index)
 
     def __repr__(self) -> str:
         return f"LeadActions({list(self)!r})"
 
 
+class ReturnActions(Sequence[Action]):
+    """``legal_actions`` of a player giving one or two cards back (the sets of
+    ``return_choices``, in its order), each built only when read: a hand has about a hundred
+    distinct pairs and a random bot reads one. Holds the lowest card of each number the
+    hand holds and the second lowest where there is one, nothing of the state."""
+
+    __slots__ = ("_count", "_firsts", "_len", "_seconds")
+
+    def __init__(self, hand: list[int], count: int) -> None:
+        assert count in (1, 2)
+        self._count = count
+        firsts: list[int] = []
+        seconds: list[int | None] = []
+        number = 0
+        for card in hand:
+            if CARD_NUMBERS[card] != number:
+                number = CARD_NUMBERS[card]
+                firsts.append(card)
+                seconds.append(None)
+            elif seconds[-1] is None:
+                seconds[-1] = card
+        self._firsts, self._seconds = firsts, seconds
+        runs = len(firsts)
+        if count == 1:
+            self._len = runs
+        else:  # two numbers in order, or one number twice where it is held twice
+            self._len = runs * (runs - 1) // 2 + sum(1 for card in seconds if card is not None)
+
+    def __len__(self) -> int:
+        return self._len
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Action]: ...
+
+    def __getitem__(self, index: int | slice) -> Action | list[Action]:
+        if type(index) is not int or not 0 <= index < self._len:
+            return _other_index(self, index)
+        firsts = self._firsts
+        if self._count == 1:
+            cards = [firsts[index]]
+        else:
+            runs = len(firsts)
+            for first in range(runs):  # the sets whose lower card is of run ``first``
+                second = self._seconds[first]
+                if second is not None:
+                    if index == 0:
+                        cards = [firsts[first], second]
+                        break
+                    index -= 1
+                later = runs - 1 - first
+                if index < later:
+                    cards = [firsts[first], firsts[first + 1 + index]]
+                    break
+                index -= later
+        return {"type": "returnTax", "cardIds": [*map(CARD_ID, cards)]}
+
+    def __repr__(self) -> str:
+        return f"ReturnActions({list(self)!r})"
+
+
+def _other_index(actions: Sequence[Action], index: int | slice) -> Action | list[Action]:
+    """A lazy list's read other than a bot's: a slice, a negative index, or out of range."""
+    size = len(actions)
+    if isinstance(index, slice):
+        return [actions[i] for i in range(*index.indices(size))]
+    if index < 0:
+        index += size
+    if not 0 <= index < size:
+        raise IndexError("legal action index out of range")
+    return actions[index]
+
+
 def legal_sequence(state: DalmutiState, player: str) -> Sequence[Action]:
-    """``legal_actions`` for a bot that reads nothing else; a lead's built lazily."""
+    """``legal_actions`` for a bot that reads nothing else; a lead's and a tax return's
+    built lazily."""
     hand = state.hands.get(player)
     if hand is None or state.phase.kind != "playing" or player != state.current:
+        phase = state.phase
+        if hand is not None and isinstance(phase, TaxReturn):
+            owed = phase.owed.get(player)
+            if owed is not None and not owed.done and owed.count in (1, 2):
+                return ReturnActions(hand, owed.count)
         return legal_actions(state, player)
     top = state.trick.top
     if top is None:

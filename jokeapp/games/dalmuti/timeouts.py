@@ -23,6 +23,7 @@ __all__ = [
     "TAX_RETURN_SECONDS",
     "on_timeout",
     "pending",
+    "pending_player",
     "timeout_lead",
 ]
 
@@ -48,6 +49,19 @@ def pending(state: DalmutiState) -> list[Pending]:
             if not owed.done
         ]
     return []
+
+
+def pending_player(state: DalmutiState) -> str | None:
+    """The first of ``pending``, None when no one is: in play, the current player, without
+    the list."""
+    phase = state.phase
+    if phase.kind == "playing":
+        return state.current
+    if isinstance(phase, RevolutionCheck):
+        return next((player for player in state.order if not phase.confirmed[player]), None)
+    if isinstance(phase, TaxReturn):
+        return next((player for player, owed in phase.owed.items() if not owed.done), None)
+    return None
 
 
 def timeout_lead(hand: list[int]) -> list[int]:

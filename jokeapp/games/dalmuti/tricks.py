@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from jokeapp.core.contract import Event
 from jokeapp.games.dalmuti.actions import reject
-from jokeapp.games.dalmuti.data import CARD_IDS, CARD_NUMBERS, JESTER
+from jokeapp.games.dalmuti.data import CARD_IDS, CARD_INDEX, CARD_NUMBERS, JESTER
 from jokeapp.games.dalmuti.rounds import finish_round
 from jokeapp.games.dalmuti.state import DalmutiState, Play, Trick
 
@@ -42,6 +42,36 @@ def check_play(state: DalmutiState, actor: str, cards: tuple[int, ...]) -> int:
     return rank
 
 
+def try_play(state: DalmutiState, actor: str, card_ids: object) -> list[Event] | None:
+    """``play`` of ``card_ids`` by the player whose turn it is, when it is a well-formed
+    legal set (the checks of ``cards_from_hand`` and ``check_play`` in one pass over its
+    cards); None, with nothing changed, for anything else, which the checked path judges."""
+    if type(card_ids) is not list or not card_ids:
+        return None
+    trick = state.trick
+    top = trick.top
+    if top is not None and len(card_ids) != top.count:
+        return None
+    hand = state.hands[actor]
+    cards: list[int] = []
+    rank = JESTER
+    for card_id in card_ids:
+        if type(card_id) is not str:
+            return None
+        card = CARD_INDEX.get(card_id)
+        if card is None or card in cards or card not in hand:
+            return None
+        number = CARD_NUMBERS[card]
+        if number != JESTER:
+            if rank != JESTER and number != rank:
+                return None
+            rank = number
+        cards.append(card)
+    if (top is not None and rank >= top.rank) or actor in trick.locked_out:
+        return None
+    return play(state, actor, tuple(cards), rank)
+
+
 def check_pass(state: DalmutiState) -> None:
     if state.trick.top is None:
         reject("cannot_pass_lead")
@@ -60,7 +90,7 @@ def play(state: DalmutiState, actor: str, cards: tuple[int, ...], rank: int) -> 
         {
             "type": "played",
             "player": actor,
-            "cardIds": [CARD_IDS[card] for card in cards],
+            "cardIds": [*map(CARD_IDS.__getitem__, cards)],
             "count": played.count,
             "rank": rank,
         }
@@ -71,6 +101,12 @@ def play(state: DalmutiState, actor: str, cards: tuple[int, ...], rank: int) -> 
         if sum(1 for player in state.order if state.hands[player]) == 1:
             events.extend(finish_round(state))
             return events
+    order = state.order  # next_to_answer's usual case: the next seat has cards and (no one
+    place = order.index(actor) + 1  # has passed since this set) is not locked out
+    player = order[place] if place < len(order) else order[0]
+    if state.hands[player] and player not in trick.locked_out:
+        state.current = player
+        return events
     following = next_to_answer(state, actor)
     if following is None:
         events.append(end_trick(state))
@@ -85,7 +121,20 @@ def pass_turn(state: DalmutiState, actor: str) -> list[Event]:
     if state.options.pass_locks_out:
         trick.locked_out.append(actor)
     passed: Event = {"type": "passed", "player": actor}
-    following = next_to_answer(state, actor)
+    order = state.order  # next_to_answer, its usual case inline (a pass is most moves)
+    place = order.index(actor) + 1
+    if place == len(order):
+        place = 0
+    player = order[place]
+    if (
+        state.hands[player]
+        and player not in trick.passes_since_top
+        and player != trick.top.by  # type: ignore[union-attr]  # a pass answers a top
+        and player not in trick.locked_out
+    ):
+        state.current = player
+        return [passed]
+    following = next_around(state, order[place:] + order[:place])
     if following is None:
         return [passed, end_trick(state)]
     state.current = following
