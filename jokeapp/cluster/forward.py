@@ -34,17 +34,18 @@ CLIENT_GONE = (WebSocketDisconnect, RuntimeError, OSError)
 
 
 async def _first(task: asyncio.Future[Any], gone: asyncio.Event | None) -> bool:
-    """Waits for ``task``, or for ``gone`` (then cancels the task): True if the task ended."""
-    if gone is None:
-        await asyncio.wait({task})
-        return True
-    watching = asyncio.ensure_future(gone.wait())
-    await asyncio.wait({task, watching}, return_when=asyncio.FIRST_COMPLETED)
-    for pending in (task, watching):
-        if not pending.done():
-            pending.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await pending
+    """Waits for ``task``, or for ``gone`` (then cancels the task): True if the task ended.
+    Cancelled itself (the client left), it cancels the task too."""
+    watching = asyncio.ensure_future(gone.wait()) if gone is not None else None
+    try:
+        await asyncio.wait(
+            {task} if watching is None else {task, watching},
+            return_when=asyncio.FIRST_COMPLETED,
+        )
+    finally:
+        for pending in (task, watching):
+            if pending is not None and not pending.done():
+                pending.cancel()
     return task.done() and not task.cancelled()
 
 
