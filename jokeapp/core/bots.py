@@ -128,6 +128,22 @@ def legal_only(when: Callable[[Mapping[str, Any]], bool] = _always) -> Callable[
     return mark
 
 
+_QUICK = "decides_quickly"  # the attribute ``quick`` sets on a bot
+
+
+def quick(bot: B) -> B:
+    """Marks a bot that never searches and decides in well under a millisecond: a room asks
+    it on its own event loop. Any other bot thinks in a worker thread (rooms/turns.py), whose
+    hop there and back (two wake-ups) costs more than such a bot's whole decision."""
+    setattr(bot, _QUICK, True)
+    return bot
+
+
+def decides_quickly(bot: Bot) -> bool:
+    """Whether ``bot`` is marked ``quick``."""
+    return getattr(bot, _QUICK, False) is True
+
+
 def reads_only_legal(bot: Bot, options: Mapping[str, Any]) -> bool:
     """Whether ``bot`` reads only its legal actions in a game of ``options`` (``legal_only``)."""
     when = getattr(bot, _LEGAL_ONLY, None)

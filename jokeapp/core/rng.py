@@ -33,6 +33,38 @@ T = TypeVar("T")
 
 _MASK = 0xFFFFFFFF
 
+# below(n) for small n and dice() read their picks from tables, by the top bits of the
+# output (unmasked, below 3 * 2^32: its top bits index a table of three copies). A bucket of
+# outputs lying wholly within one pick gives that pick; the few a pick boundary cuts give
+# None, and the product tells.
+_TOP_SHIFT = 26
+_BUCKETS = 1 << (32 - _TOP_SHIFT)
+_SMALL = 9  # below(n) by table for n below this
+
+
+def _pick(bucket: int, n: int) -> int | None:
+    low, high = bucket << _TOP_SHIFT, ((bucket + 1) << _TOP_SHIFT) - 1
+    pick = (low * n) >> 32
+    return pick if pick == (high * n) >> 32 else None
+
+
+def _picks_table() -> tuple[tuple[int | None, ...], ...]:
+    return tuple(tuple(_pick(bucket, n) for bucket in range(_BUCKETS)) * 3 for n in range(_SMALL))
+
+
+def _dice_table() -> tuple[tuple[tuple[int, int] | None, ...], ...]:
+    faces = [None if pick is None else 1 + pick for pick in _PICKS[6]]
+    pairs = {(x, y): (x, y) for x in range(1, 7) for y in range(1, 7)}  # 36 tuples, shared
+    rows = [
+        tuple(None if x is None or y is None else pairs[x, y] for y in faces)
+        for x in faces[:_BUCKETS]
+    ]
+    return tuple(rows * 3)
+
+
+_PICKS = _picks_table()
+_DICE = _dice_table()
+
 
 class Rng:
     """SFC32. Mutable; its state is the four integers in ``state``."""
@@ -50,12 +82,11 @@ class Rng:
         if seed < 0:
             raise ValueError("seed must be a non-negative integer")
         seed &= 0xFFFFFFFFFFFFFFFF
-        a, b, c, d = 0, seed & _MASK, seed >> 32, 1
-        for _ in range(12):  # next_u32's step inline (as in below), its outputs discarded
+        a, b, c = 0, seed & _MASK, seed >> 32
+        for d in range(1, 13):  # next_u32's step inline (as in below), its outputs discarded
             t = a + b + d
-            d += 1
             a, b, c = b ^ (b >> 9), (c * 9) & _MASK, ((c << 21) + (c >> 11) + t) & _MASK
-        return cls(a, b, c, d)
+        return cls(a, b, c, 13)
 
     @property
     def state(self) -> list[int]:
@@ -90,6 +121,10 @@ class Rng:
         self.c = ((c << 21) + (c >> 11) + t) & _MASK
         if n == 1:  # a single choice (most of a card game's moves): taken, its pick always 0
             return 0
+        if 1 < n < _SMALL:  # two to eight choices (most of the others): by the table, mostly
+            pick = _PICKS[n][t >> _TOP_SHIFT]
+            if pick is not None:
+                return pick
         return ((t & _MASK) * n) >> 32
 
     def die(self) -> int:
@@ -103,16 +138,23 @@ class Rng:
         return 1 + ((t * 6) >> 32)
 
     def dice(self) -> tuple[int, int]:
-        """Two ``die()`` rolls, the first one first, in one call (every marble roll); the
-        counter's ``d + 1`` of the second step is taken mod 2^32 by that sum's mask."""
+        """Two ``die()`` rolls, the first one first, in one call (every marble roll).
+
+        The two outputs are summed without their mask (below 3 * 2^32: each word is below
+        2^32); c's mask takes them, and the pair is read from _DICE by their top bits."""
         a, b, c, d = self.a, self.b, self.c, self.d
-        first = (a + b + d) & _MASK
-        a, b, c = b ^ (b >> 9), (c * 9) & _MASK, ((c << 21) + (c >> 11) + first) & _MASK
-        second = (a + b + d + 1) & _MASK
-        self.a, self.b = b ^ (b >> 9), (c * 9) & _MASK
-        self.c = ((c << 21) + (c >> 11) + second) & _MASK  # as in below
-        self.d = (d + 2) & _MASK
-        return 1 + ((first * 6) >> 32), 1 + ((second * 6) >> 32)
+        first = a + b + d
+        b1 = (c * 9) & _MASK
+        c1 = ((c << 21) + (c >> 11) + first) & _MASK
+        second = (b ^ (b >> 9)) + b1 + d + 1  # d + 1 below 2^32 + 1: the sum stays in range
+        self.a = b1 ^ (b1 >> 9)
+        self.b = (c1 * 9) & _MASK
+        self.c = ((c1 << 21) + (c1 >> 11) + second) & _MASK
+        self.d = d + 2 if d < 0xFFFFFFFE else d - 0xFFFFFFFE  # (d + 2) mod 2^32
+        pair = _DICE[first >> _TOP_SHIFT][second >> _TOP_SHIFT]
+        if pair is None:  # a top-bits bucket a face boundary cuts: the product tells
+            return 1 + (((first & _MASK) * 6) >> 32), 1 + (((second & _MASK) * 6) >> 32)
+        return pair
 
     def shuffle(self, items: list[T]) -> None:
         """Fisher-Yates in place, from the last index down."""

@@ -8,7 +8,7 @@ import logging
 import time
 from typing import Any
 
-from jokeapp.core.bots import Budget
+from jokeapp.core.bots import Budget, decides_quickly
 from jokeapp.core.contract import Action, round_of
 from jokeapp.core.errors import GameError
 from jokeapp.rooms import commands as cmd
@@ -208,7 +208,10 @@ async def bot_move(room: Room, player: str) -> None:
     try:
         policy = room.game.bots[seat.bot_policy]
         knowledge = room.match.knowledge(player)  # never the state: bots cannot peek
-        action = await asyncio.to_thread(policy, knowledge, room.bot_rng, bot_budget())
+        if decides_quickly(policy):  # no search: the hop to a thread would cost more
+            action = policy(knowledge, room.bot_rng, bot_budget())
+        else:
+            action = await asyncio.to_thread(policy, knowledge, room.bot_rng, bot_budget())
     except Exception:
         log.exception("bot %s failed to choose", player)
     if action is None or not await _apply(room, player, action, auto=False):

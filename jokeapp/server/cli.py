@@ -19,14 +19,14 @@ import uvicorn
 from starlette.applications import Starlette
 
 from jokeapp.cluster.node import ClusterNode
+from jokeapp.server import keepalive
 from jokeapp.server.app import create_app
 from jokeapp.server.collector import GcPolicy
 from jokeapp.server.settings import Settings
+from jokeapp.server.wsframes import FramingProtocol
 from jokeapp.telemetry import logs
 from jokeapp.wire.protocol import MAX_MESSAGE_BYTES
 
-WS_PING_INTERVAL = 3.0  # seconds between the server's pings on each WebSocket
-WS_PING_TIMEOUT = 4.0  # seconds a pong may take before the connection counts as dead
 LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
 
 
@@ -50,6 +50,13 @@ def _gc_threshold(text: str) -> tuple[int, int, int]:
     if min(a, b, c) < 0:
         raise argparse.ArgumentTypeError(f"a threshold cannot be negative: {text}")
     return a, b, c
+
+
+def _not_negative(text: str) -> float:
+    value = float(text)
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"not a number >= 0: {text}")
+    return value
 
 
 def _positive(text: str) -> float:
@@ -94,9 +101,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--ws-ping",
-        type=float,
-        default=WS_PING_INTERVAL,
-        help="seconds between WebSocket pings (a dead page is dropped ~4 s after a missed pong)",
+        type=_not_negative,
+        default=keepalive.INTERVAL,
+        help="seconds a WebSocket may stay silent before it is pinged (0: no pings; "
+        "default %(default)s)",
+    )
+    parser.add_argument(
+        "--ws-ping-timeout",
+        type=_positive,
+        default=keepalive.TIMEOUT,
+        help="seconds a pinged WebSocket has to send anything before it is dropped "
+        "(default %(default)s)",
     )
     parser.add_argument(
         "--auth-seconds",
@@ -189,9 +204,14 @@ def main(args: argparse.Namespace) -> int:
         # it saved bytes under load.
         ws_per_message_deflate=False,
         # A phone that closes the page without a close frame (killed tab, lost network) is
-        # noticed by its missing pong: at most 3 + 4 s later the room shows it disconnected.
-        ws_ping_interval=args.ws_ping,
-        ws_ping_timeout=WS_PING_TIMEOUT,
+        # noticed by its silence: one sweep for every socket pings those silent for --ws-ping
+        # seconds and drops those still silent --ws-ping-timeout seconds later (at most 3 + 1
+        # + 3 s after its last frame by default; server/keepalive.py). uvicorn's own
+        # per-socket ping timers are off. The protocol under it is uvicorn's websockets-sansio
+        # with data frames the short way (server/wsframes.py).
+        ws=keepalive.protocol(args.ws_ping, args.ws_ping_timeout, base=FramingProtocol),
+        ws_ping_interval=None,
+        ws_ping_timeout=None,
         timeout_graceful_shutdown=2,
     )
     NodeServer(config, app).run()

@@ -84,3 +84,26 @@ def test_shuffle_is_fisher_yates_over_the_plain_step(seed: int, size: int) -> No
         expected[i], expected[j] = expected[j], expected[i]
     assert items == expected and a.state == b.state
     assert [a.below(1000) for _ in range(5)] == [(b.next_u32() * 1000) >> 32 for _ in range(5)]
+
+
+def test_dice_read_from_the_table_are_the_plain_formula_on_every_draw() -> None:
+    """dice() reads most pairs from a table by the outputs' top bits: over many draws (the
+    buckets a face boundary cuts included) they are the formula on next_u32's outputs."""
+    for seed in (1, 2**40 + 3):
+        a, b = Rng.from_seed(seed), Rng.from_seed(seed)
+        for _ in range(5000):
+            first, second = b.next_u32(), b.next_u32()
+            assert a.dice() == (1 + ((first * 6) >> 32), 1 + ((second * 6) >> 32))
+        assert a.state == b.state
+
+
+def test_small_picks_read_from_the_table_are_the_plain_formula_on_every_draw() -> None:
+    """below(n) for n up to 8 reads most picks from a table by the output's top bits."""
+    for seed in (3, 2**50 + 11):
+        a, b = Rng.from_seed(seed), Rng.from_seed(seed)
+        for i in range(8000):
+            n = 2 + i % 7
+            assert a.below(n) == (b.next_u32() * n) >> 32
+        for n in (0, -3, 9):  # outside the table: the product, as before
+            assert a.below(n) == (b.next_u32() * n) >> 32
+        assert a.state == b.state

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from jokeapp.core.bots import BotLevels, Budget, SeatKnowledge, legal_only
+from jokeapp.core.bots import BotLevels, Budget, SeatKnowledge, legal_only, quick
 from jokeapp.core.contract import Action
 from jokeapp.core.rng import Rng
 from jokeapp.games.dalmuti.data import CARD_IDS, JESTER
@@ -30,6 +30,7 @@ EASY_SLIP: Final = 3  # easy plays any legal action one move in this many
 
 
 @legal_only()
+@quick
 def random_bot(knowledge: SeatKnowledge, rng: Rng, budget: Budget | None = None) -> Action:
     legal = knowledge.legal
     count = len(legal)
@@ -107,10 +108,12 @@ def _plain(knowledge: SeatKnowledge, hold_back: bool, revolt_from: int) -> Actio
     return knowledge.legal[0] if knowledge.legal else {"type": "pass"}
 
 
+@quick
 def normal_bot(knowledge: SeatKnowledge, rng: Rng, budget: Budget | None = None) -> Action:
     return _plain(knowledge, hold_back=True, revolt_from=2)
 
 
+@quick
 def easy_bot(knowledge: SeatKnowledge, rng: Rng, budget: Budget | None = None) -> Action:
     if knowledge.legal and rng.below(EASY_SLIP) == 0:
         return random_bot(knowledge, rng)

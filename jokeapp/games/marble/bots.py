@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from jokeapp.core.bots import NO_VIEW, Budget, SeatKnowledge, legal_only
+from jokeapp.core.bots import NO_VIEW, Budget, SeatKnowledge, legal_only, quick
 from jokeapp.core.contract import Action
 from jokeapp.core.rng import Rng
 from jokeapp.games.marble.data import (
@@ -98,6 +98,7 @@ def _no_trading(options: Mapping[str, Any]) -> bool:
 
 
 @legal_only(when=_no_trading)
+@quick
 def random_bot(knowledge: SeatKnowledge, rng: Rng, budget: Budget | None = None) -> Action:
     view = knowledge.view
     if view is NO_VIEW:  # no trading: handed its legal actions alone, and they list no trade
@@ -278,6 +279,7 @@ def only_choice(knowledge: SeatKnowledge) -> Action | None:
     return legal[0] if len(legal) == 1 else None
 
 
+@quick
 def normal_bot(knowledge: SeatKnowledge, rng: Rng, budget: Budget | None = None) -> Action:
     return only_choice(knowledge) or normal_move(state_from_view(knowledge.view), knowledge.player)
 
@@ -315,6 +317,7 @@ def easy_move(state: MarbleState, player: str) -> Action:
     return {"type": "ROLL"}
 
 
+@quick
 def easy_bot(knowledge: SeatKnowledge, rng: Rng, budget: Budget | None = None) -> Action:
     choices = _not_trades(knowledge.legal)
     if len(choices) > 1 and rng.below(EASY_SLIP) == 0:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from jokeapp.core.contract import Event
-from jokeapp.games.marble.actions import reject, require_current
+from jokeapp.games.marble.actions import reject
 from jokeapp.games.marble.data import BUILD_COST, CITY, KIND, LAND_PRICE, LANDMARK, VILLA
 from jokeapp.games.marble.landing import max_level
 from jokeapp.games.marble.state import DECIDE, Decision, Deed, MarbleState
@@ -11,7 +11,11 @@ from jokeapp.games.marble.turns import after_landing, check_monopoly
 
 
 def _decision(state: MarbleState, actor: str) -> Decision:
-    require_current(state, actor, DECIDE)
+    # require_current(state, actor, DECIDE), its two checks inline (every BUY and PASS)
+    if state.order[state.current] != actor:
+        reject("not_your_turn")
+    if state.phase != DECIDE:
+        reject("wrong_phase")
     decision = state.decision
     assert decision is not None
     return decision
@@ -23,16 +27,24 @@ def _require_cash(state: MarbleState, actor: str, amount: int) -> None:
 
 
 def buy(state: MarbleState, events: list[Event], actor: str) -> None:
-    decision = _decision(state, actor)
+    # _decision(state, actor), inline (a random player buys every other land it can)
+    if state.order[state.current] != actor:
+        reject("not_your_turn")
+    if state.phase != DECIDE:
+        reject("wrong_phase")
+    decision = state.decision
+    assert decision is not None
     if not decision.can_buy:
         reject("cannot_buy")
     pos = decision.pos
     price = LAND_PRICE[pos]
-    _require_cash(state, actor, price)
-    state.players[actor].cash -= price
+    piece = state.players[actor]
+    if piece.cash < price:  # _require_cash, inline
+        reject("no_money")
+    piece.cash -= price
     state.owners[pos] = Deed(actor, 0)
     events.append({"type": "bought", "player": actor, "pos": pos, "price": price})
-    if check_monopoly(state, events, actor):
+    if state.options.monopoly_win and check_monopoly(state, events, actor):  # off by default
         return
     if state.options.build_on_purchase and KIND[pos] == CITY:
         state.decision = Decision(pos, can_build=VILLA, bought_this_visit=True)
@@ -78,5 +90,9 @@ def takeover(state: MarbleState, events: list[Event], actor: str) -> None:
 
 
 def pass_decision(state: MarbleState, events: list[Event], actor: str) -> None:
-    _decision(state, actor)
+    # _decision(state, actor)'s checks, inline (a random player passes every other decision)
+    if state.order[state.current] != actor:
+        reject("not_your_turn")
+    if state.phase != DECIDE:
+        reject("wrong_phase")
     after_landing(state, events)

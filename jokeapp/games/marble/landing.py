@@ -6,6 +6,7 @@ from jokeapp.core.contract import Event
 from jokeapp.games.marble.cards import BACK_STEPS, draw_card
 from jokeapp.games.marble.data import (
     CARD,
+    CITIES,
     CITY,
     CITY_TOLL,
     FUND_PAY,
@@ -15,6 +16,7 @@ from jokeapp.games.marble.data import (
     ISLAND,
     KIND,
     LANDMARK,
+    LANDS,
     MAX_CARDS_PER_TURN,
     SPACE,
     TOLL_WAIVER,
@@ -26,6 +28,13 @@ from jokeapp.games.marble.movement import move_back, move_to, send_to_island
 from jokeapp.games.marble.payments import settle
 from jokeapp.games.marble.state import DECIDE, FINISHED, FUND, Decision, Deed, MarbleState, Payment
 from jokeapp.games.marble.turns import after_landing, end_turn
+
+LAND_KINDS = frozenset((CITY, TOUR))
+# The decisions of a visit to a land nobody owns and to one's own city, made once (frozen).
+BUY_DECISION: dict[int, Decision] = {pos: Decision(pos, can_buy=True) for pos in LANDS}
+BUILD_DECISION: dict[tuple[int, int], Decision] = {
+    (pos, level): Decision(pos, can_build=level) for pos in CITIES for level in range(1, 5)
+}
 
 
 def max_level(state: MarbleState) -> int:
@@ -50,8 +59,19 @@ def land(state: MarbleState, events: list[Event]) -> None:
     piece = state.players[player]
     pos = piece.pos
     kind = KIND[pos]
-    if kind in (CITY, TOUR):
-        _land_on_deed(state, events, player, pos)
+    if kind in LAND_KINDS:  # a land: buy it, build on it or pay its toll
+        deed = state.owners.get(pos)
+        if deed is None:
+            state.decision = BUY_DECISION[pos]
+            state.phase = DECIDE
+        elif deed.owner == player:
+            if kind == CITY and deed.level < max_level(state):
+                state.decision = BUILD_DECISION[pos, deed.level + 1]
+                state.phase = DECIDE
+            else:
+                after_landing(state, events)
+        else:
+            pay_toll(state, events, player, pos, deed)
     elif kind == CARD:
         _land_on_card(state, events, player)
     elif kind == FUND_PAY:
@@ -70,24 +90,10 @@ def land(state: MarbleState, events: list[Event]) -> None:
         after_landing(state, events)
 
 
-def _land_on_deed(state: MarbleState, events: list[Event], player: str, pos: int) -> None:
-    deed = state.owners.get(pos)
-    if deed is None:
-        state.decision = Decision(pos, can_buy=True)
-        state.phase = DECIDE
-    elif deed.owner == player:
-        if KIND[pos] == CITY and deed.level < max_level(state):
-            state.decision = Decision(pos, can_build=deed.level + 1)
-            state.phase = DECIDE
-        else:
-            after_landing(state, events)
-    else:
-        pay_toll(state, events, player, pos, deed)
-
-
 def pay_toll(state: MarbleState, events: list[Event], player: str, pos: int, deed: Deed) -> None:
     """The toll waiver (L12) is used by itself, once, and goes to the bottom of the deck."""
-    amount = toll_of(state, pos, deed)
+    # toll_of, its city case inline (most tolls)
+    amount = CITY_TOLL[pos][deed.level] if KIND[pos] == CITY else toll_of(state, pos, deed)
     piece = state.players[player]
     if TOLL_WAIVER in piece.held_cards:
         piece.held_cards.remove(TOLL_WAIVER)
@@ -174,8 +180,8 @@ def resume(
         return
     if not state.players[state.order[state.current]].alive:
         end_turn(state, events)
-    elif reason == "toll" and pos is not None and not after_debt:
-        offer_takeover(state, events, pos)
+    elif reason == "toll" and pos is not None and not after_debt and state.options.takeover:
+        offer_takeover(state, events, pos)  # (takeovers are off by default: no call for them)
     elif reason == "spaceFee" and pos is not None:
         fly(state, events, pos, fee_paid=True)
     else:

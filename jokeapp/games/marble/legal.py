@@ -37,23 +37,6 @@ def turn_start_actions(state: MarbleState, player: str) -> list[Action]:
     return actions
 
 
-def decide_actions(state: MarbleState, player: str) -> list[Action]:
-    decision = state.decision
-    assert decision is not None
-    cash = state.players[player].cash
-    pos = decision.pos
-    actions: list[Action] = []
-    if decision.can_buy and LAND_PRICE[pos] <= cash:
-        actions.append({"type": "BUY"})
-    level = decision.can_build
-    if level is not None and BUILD_COST[pos][level] <= cash:
-        actions.append({"type": "BUILD", "level": level})
-    if decision.can_takeover is not None and decision.can_takeover <= cash:
-        actions.append({"type": "TAKEOVER"})
-    actions.append({"type": "PASS"})
-    return actions
-
-
 def sell_actions(state: MarbleState, player: str) -> list[Action]:
     actions: list[Action] = []
     for pos in sorted(p for p, deed in state.owners.items() if deed.owner == player):
@@ -100,8 +83,23 @@ def legal_actions(state: MarbleState, player: str) -> list[Action]:
         if state.options.trade and state.trades_this_turn < MAX_TRADES_PER_TURN:
             actions.extend(simple_trades(state, player))
         return actions
-    if phase == DECIDE:
-        return decide_actions(state, player) if state.order[state.current] == player else []
+    if phase == DECIDE:  # on the square reached: BUY, BUILD or TAKEOVER when affordable; PASS
+        if state.order[state.current] != player:
+            return []
+        decision = state.decision
+        assert decision is not None
+        cash = state.players[player].cash
+        pos = decision.pos
+        choices: list[Action] = []
+        if decision.can_buy and LAND_PRICE[pos] <= cash:
+            choices.append({"type": "BUY"})
+        level = decision.can_build
+        if level is not None and BUILD_COST[pos][level] <= cash:
+            choices.append({"type": "BUILD", "level": level})
+        if decision.can_takeover is not None and decision.can_takeover <= cash:
+            choices.append({"type": "TAKEOVER"})
+        choices.append({"type": "PASS"})
+        return choices
     if pending_player(state) != player:
         return []
     if phase == DEBT:

@@ -30,8 +30,10 @@ def move_forward(state: MarbleState, events: list[Event], player: str, steps: in
             "by": by,
         }
     )
-    if passed:
-        pay_salary(state, events, player)
+    if passed:  # pay_salary, inline (every lap)
+        amount: int = state.options.salary
+        piece.cash += amount
+        events.append({"type": "salary", "player": player, "amount": amount})
 
 
 def move_to(state: MarbleState, events: list[Event], player: str, dest: int, by: str) -> None:

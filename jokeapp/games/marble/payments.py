@@ -119,8 +119,14 @@ def settle(state: MarbleState, events: list[Event], payments: list[Payment]) -> 
             continue
         if payment.to not in (BANK, FUND) and not players[payment.to].alive:
             continue
-        if payer.cash >= payment.amount:
-            pay_now(state, events, payment)
+        if payer.cash >= payment.amount:  # pay_now and its receive, inline (every toll)
+            amount, to = payment.amount, payment.to
+            payer.cash -= amount
+            if to == FUND:
+                state.fund += amount
+            elif to != BANK:
+                players[to].cash += amount
+            events.append(payment_event(payment))
         elif raisable(state, payment.player) < payment.amount:
             go_bankrupt(state, events, payment.player, payment.to)
             if state.phase == FINISHED:

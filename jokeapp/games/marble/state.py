@@ -44,8 +44,11 @@ class Deed:
     level: int = 0
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Decision:
+    """What the player who reached ``pos`` may do there. Frozen: the common ones are made
+    once and shared (landing.py)."""
+
     pos: int
     can_buy: bool = False
     can_build: int | None = None

@@ -32,16 +32,31 @@ def check_monopoly(state: MarbleState, events: list[Event], player: str) -> bool
 
 
 def end_turn(state: MarbleState, events: list[Event]) -> None:
-    """Hands the turn to the next survivor; passing the end of the order closes a round.
+    """Hands the turn to the next survivor; passing the end of the order closes a round. A
+    roll again earned by a double is lost (after_landing with no extra roll)."""
+    if state.phase == FINISHED:
+        return
+    state.extra_roll = False
+    after_landing(state, events)
+
+
+def after_landing(state: MarbleState, events: list[Event]) -> None:
+    """The arrival is dealt with: roll again after a double, otherwise the turn passes to the
+    next survivor (the end of the turn, here: most turns end by this, in one call).
 
     Wrapping past the end of ``order`` is what makes the first *surviving* seat the round's
     reference when the first seat has gone bankrupt.
     """
     if state.phase == FINISHED:
         return
+    state.decision = None
     order, players = state.order, state.players
+    current = state.current
+    if state.extra_roll and players[order[current]].alive:
+        state.phase = TURN_START
+        return
     count = len(order)
-    nxt = state.current + 1
+    nxt = current + 1
     wrapped = nxt == count
     if wrapped:
         nxt = 0
@@ -64,20 +79,8 @@ def end_turn(state: MarbleState, events: list[Event]) -> None:
         state.round += 1
     state.current = nxt
     state.phase = TURN_START
-    state.decision = None
     state.doubles_this_turn = 0
     state.cards_this_turn = 0
     state.trades_this_turn = 0
     state.extra_roll = False
     state.turn_seq += 1
-
-
-def after_landing(state: MarbleState, events: list[Event]) -> None:
-    """The arrival is dealt with: roll again after a double, otherwise the turn ends."""
-    if state.phase == FINISHED:
-        return
-    state.decision = None
-    if state.extra_roll and state.players[state.order[state.current]].alive:
-        state.phase = TURN_START
-        return
-    end_turn(state, events)

@@ -1,0 +1,170 @@
+"""The server's WebSocket keepalive: one sweep over every socket, a ping only to a silent one.
+
+A page that goes without a close frame or a TCP close (a phone that lost its network or put
+its browser to sleep) is noticed only by its silence. uvicorn's own keepalive pings every socket every
+``ws_ping_interval`` with two timers per ping (the next ping, the pong's deadline) and a random
+payload it compares; at a human pace nearly every socket is silent between its moves, so that
+was about one ping a second for every three sockets, each a timer, a frame out and a pong
+parsed (docs/server.md, "Connection state").
+
+Here one timer per server sweeps every ``tick`` seconds over its sockets:
+
+- a socket that sent anything since the last sweep (a message, a pong, an app ``ping``) is
+  alive: nothing is sent to it;
+- one silent for ``interval`` seconds gets a ping (a fixed empty-payload frame, written
+  directly);
+- one still silent ``timeout`` seconds after its ping is closed as uvicorn would (1011), and
+  its session ends as for any lost socket: the room shows the seat disconnected.
+
+So a dead page is dropped at most ``interval + tick + timeout`` seconds after the last frame it
+sent (``bound``), and a page that talks is never pinged. Any frame counts as an answer, not only
+the pong of the last ping: it proves the page is alive just as well.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, cast
+
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+INTERVAL = 3.0  # seconds of silence before a socket is pinged (joke serve --ws-ping)
+TIMEOUT = 3.0  # seconds a pinged socket has to send anything (joke serve --ws-ping-timeout)
+TICK = 1.0  # seconds between two sweeps (at most)
+EARLY = 0.005  # a timer may fire this much before its time (the loop's clock counts in ms)
+
+PING_FRAME = b"\x89\x00"  # FIN, opcode 9 (ping), no payload: a server's frames are unmasked
+
+
+def bound(interval: float, timeout: float) -> float:
+    """Seconds after its last frame by which a dead page is dropped, at most."""
+    return interval + tick_for(interval, timeout) + timeout
+
+
+def tick_for(interval: float, timeout: float) -> float:
+    """The sweep's period: a second, or less when the interval or timeout is shorter (tests)."""
+    return min(TICK, interval, timeout)
+
+
+class Sweep:
+    """The sockets of one event loop and the one timer that looks at them all."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, interval: float, timeout: float) -> None:
+        self.loop = loop
+        self.interval = interval
+        self.timeout = timeout
+        self.tick = tick_for(interval, timeout)
+        self.sockets: dict[Any, None] = {}  # insertion-ordered set of KeepaliveMixin sockets
+        self._timer: asyncio.TimerHandle | None = None
+        self.pings = 0  # pings sent (tests, benchmarks)
+        self.dropped = 0  # sockets closed for their silence
+
+    def add(self, socket: Any) -> None:
+        socket.heard = False
+        socket.quiet_since = self.loop.time()
+        socket.pinged_at = None
+        self.sockets[socket] = None
+        if self._timer is None:
+            self._timer = self.loop.call_later(self.tick, self._run)
+
+    def discard(self, socket: Any) -> None:
+        self.sockets.pop(socket, None)
+
+    def _run(self) -> None:
+        self._timer = None
+        self.sweep(self.loop.time())
+        if self.sockets:
+            self._timer = self.loop.call_later(self.tick, self._run)
+
+    def sweep(self, now: float) -> None:
+        """One look at every socket (``now``: the loop's clock)."""
+        interval, timeout = self.interval, self.timeout
+        for socket in list(self.sockets):  # a socket dropped here leaves the set
+            if socket.heard:
+                socket.heard = False
+                socket.quiet_since = now
+                socket.pinged_at = None
+            elif socket.pinged_at is not None:
+                if now - socket.pinged_at >= timeout - EARLY:
+                    self.dropped += 1
+                    self.discard(socket)
+                    socket.silent_too_long()
+            elif now - socket.quiet_since >= interval - EARLY:
+                if socket.ping():
+                    socket.pinged_at = now
+                    self.pings += 1
+                else:
+                    self.discard(socket)  # closing already
+
+
+class KeepaliveMixin:
+    """Puts a uvicorn sans-I/O WebSocket protocol's keepalive on its server's ``Sweep``
+    instead of uvicorn's per-socket ping timers. The class made by ``protocol`` sets
+    ``interval`` and ``timeout``; one ``Sweep`` per event loop."""
+
+    interval: float = INTERVAL
+    timeout: float = TIMEOUT
+    _sweeps: dict[asyncio.AbstractEventLoop, Sweep]
+
+    # set by Sweep.add
+    heard: bool
+    quiet_since: float
+    pinged_at: float | None
+
+    # uvicorn's (WebSocketsSansIOProtocol)
+    loop: asyncio.AbstractEventLoop
+    transport: asyncio.Transport
+    close_sent: bool
+    conn: Any
+
+    def sweep(self) -> Sweep:
+        found = self._sweeps.get(self.loop)
+        if found is None:
+            found = self._sweeps[self.loop] = Sweep(self.loop, self.interval, self.timeout)
+        return found
+
+    def start_keepalive(self) -> None:
+        if self.interval > 0:
+            self.sweep().add(self)
+
+    def stop_keepalive(self) -> None:
+        found = self._sweeps.get(self.loop)
+        if found is not None:
+            found.discard(self)
+            if not found.sockets:
+                del self._sweeps[self.loop]  # its timer finds no socket and stops
+
+    def data_received(self, data: bytes) -> None:
+        self.heard = True
+        super().data_received(data)  # type: ignore[misc]
+
+    def ping(self) -> bool:
+        """Sends a ping; False if the socket is closing (no ping sent)."""
+        if self.close_sent or self.transport.is_closing():
+            return False
+        self.transport.write(PING_FRAME)
+        return True
+
+    def silent_too_long(self) -> None:
+        """No frame since the ping: closed as uvicorn closes a socket whose pong is late."""
+        if self.close_sent or self.transport.is_closing():
+            return
+        self.conn.fail(1011, "keepalive ping timeout")
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        self.close_sent = True
+        self.transport.close()
+
+
+def protocol(
+    interval: float = INTERVAL,
+    timeout: float = TIMEOUT,
+    base: type[WebSocketsSansIOProtocol] = WebSocketsSansIOProtocol,
+) -> type[WebSocketsSansIOProtocol]:
+    """uvicorn's ``ws`` protocol class for a server: ``base`` with this keepalive
+    (``interval`` 0: no pings at all)."""
+    made = type(
+        "KeepaliveProtocol",
+        (KeepaliveMixin, base),
+        {"interval": interval, "timeout": timeout, "_sweeps": {}},
+    )
+    return cast("type[WebSocketsSansIOProtocol]", made)

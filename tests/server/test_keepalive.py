@@ -1,0 +1,210 @@
+"""The WebSocket keepalive (jokeapp/server/keepalive.py): one sweep, pings only to silent
+sockets, a silent pinged socket dropped; and, end to end, a silent page that answers pings
+keeps its seat."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from jokeapp.server import keepalive
+from jokeapp.server.keepalive import Sweep
+from tests.server.harness import Api, Client, ServerProcess, masked_text_frame
+
+
+class FakeSocket:
+    """What a sweep reads and calls on a socket."""
+
+    heard: bool
+    quiet_since: float
+    pinged_at: float | None
+
+    def __init__(self, closing: bool = False) -> None:
+        self.closing = closing
+        self.pings = 0
+        self.dropped = False
+
+    def ping(self) -> bool:
+        if self.closing:
+            return False
+        self.pings += 1
+        return True
+
+    def silent_too_long(self) -> None:
+        self.dropped = True
+
+
+class FakeLoop:
+    def __init__(self) -> None:
+        self.now = 100.0
+        self.timers: list[tuple[float, Any]] = []
+
+    def time(self) -> float:
+        return self.now
+
+    def call_later(self, delay: float, callback: Any) -> Any:
+        self.timers.append((self.now + delay, callback))
+        return object()  # a handle
+
+
+def sweep_of(*sockets: FakeSocket) -> tuple[Sweep, FakeLoop]:
+    loop = FakeLoop()
+    sweep = Sweep(loop, interval=3.0, timeout=3.0)  # type: ignore[arg-type]
+    for socket in sockets:
+        sweep.add(socket)
+    return sweep, loop
+
+
+def test_a_silent_socket_is_pinged_after_the_interval_and_dropped_after_the_timeout() -> None:
+    socket = FakeSocket()
+    sweep, loop = sweep_of(socket)
+    for now in (101.0, 102.0):
+        sweep.sweep(now)
+    assert socket.pings == 0
+    sweep.sweep(103.0)  # silent for 3 s since it was added
+    assert socket.pings == 1 and not socket.dropped
+    sweep.sweep(104.0)
+    sweep.sweep(105.0)
+    assert socket.pings == 1 and not socket.dropped  # pinged once, waiting for an answer
+    sweep.sweep(106.0)
+    assert socket.dropped and socket not in sweep.sockets
+    assert (sweep.pings, sweep.dropped) == (1, 1)
+    sweep.sweep(107.0)
+    assert socket.pings == 1  # a dropped socket is not looked at again
+
+
+def test_any_frame_answers_a_ping_and_restarts_the_silence() -> None:
+    socket = FakeSocket()
+    sweep, _ = sweep_of(socket)
+    sweep.sweep(103.0)
+    assert socket.pings == 1
+    socket.heard = True  # the pong, or any message
+    sweep.sweep(104.0)
+    assert socket.pinged_at is None and socket.quiet_since == 104.0
+    for now in (105.0, 106.0):
+        sweep.sweep(now)
+    assert socket.pings == 1 and not socket.dropped
+    sweep.sweep(107.0)
+    assert socket.pings == 2
+
+
+def test_a_socket_that_talks_is_never_pinged() -> None:
+    talker, quiet = FakeSocket(), FakeSocket()
+    sweep, _ = sweep_of(talker, quiet)
+    for now in range(101, 120):
+        talker.heard = True
+        sweep.sweep(float(now))
+    assert talker.pings == 0 and not talker.dropped
+    assert quiet.pings >= 1
+
+
+def test_a_closing_socket_is_not_pinged_and_leaves_the_sweep() -> None:
+    socket = FakeSocket(closing=True)
+    sweep, _ = sweep_of(socket)
+    sweep.sweep(103.0)
+    assert socket.pings == 0 and socket not in sweep.sockets and sweep.pings == 0
+
+
+def test_one_timer_runs_the_sweep_and_stops_without_sockets() -> None:
+    a, b = FakeSocket(), FakeSocket()
+    sweep, loop = sweep_of(a, b)
+    assert len(loop.timers) == 1  # one for the server, not one per socket
+    sweep.discard(a)
+    sweep.discard(b)
+    loop.now, run = loop.timers.pop()
+    run()
+    assert loop.timers == []  # nothing left to look at: no more wake-ups
+
+
+def test_the_bound_is_interval_plus_one_sweep_plus_timeout() -> None:
+    assert keepalive.bound(keepalive.INTERVAL, keepalive.TIMEOUT) == 7.0
+    assert keepalive.bound(0.3, 0.2) == pytest.approx(0.7)
+
+
+# --- end to end ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def quick_pings(tmp_path: Path) -> Iterator[ServerProcess]:
+    proc = ServerProcess(
+        str(tmp_path / "joke.sqlite3"), extra=("--ws-ping", "0.2", "--ws-ping-timeout", "0.5")
+    )
+    proc.start()
+    yield proc
+    proc.stop()
+
+
+async def _read_frame(reader: asyncio.StreamReader) -> tuple[int, bytes]:
+    """One server frame (unmasked): its opcode and payload."""
+    first, second = await reader.readexactly(2)
+    size = second & 0x7F
+    if size == 126:
+        size = int.from_bytes(await reader.readexactly(2), "big")
+    elif size == 127:
+        size = int.from_bytes(await reader.readexactly(8), "big")
+    return first & 0x0F, await reader.readexactly(size)
+
+
+def _masked_pong(payload: bytes) -> bytes:
+    mask = b"\x01\x02\x03\x04"
+    return (
+        bytes([0x8A, 0x80 | len(payload)])
+        + mask
+        + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    )
+
+
+def seat_connected(client: Client, player: str) -> bool | None:
+    rooms = [m["room"] for m in client.messages if m.get("room")]
+    if not rooms:
+        return None
+    seat = next((s for s in rooms[-1]["seats"] if s["playerId"] == player), None)
+    return None if seat is None else bool(seat["connected"])
+
+
+async def test_a_silent_page_that_answers_pings_keeps_its_seat(
+    quick_pings: ServerProcess,
+) -> None:
+    api = Api(quick_pings)
+    created = await api.create("race", "a", {"turnSeconds": 30})
+    joined = await api.join(created["code"], "b")
+    host = Client(quick_pings, created["roomId"], created["token"], "p1")
+    await host.connect()
+    reader, writer = await asyncio.open_connection("127.0.0.1", quick_pings.port)
+    try:
+        writer.write(
+            f"GET /ws/{created['roomId']} HTTP/1.1\r\nHost: 127.0.0.1:{quick_pings.port}\r\n"
+            "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+            "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
+        )
+        await reader.readuntil(b"\r\n\r\n")
+        writer.write(masked_text_frame(json.dumps({"type": "auth", "token": joined["token"]})))
+        await host.wait_until(lambda: seat_connected(host, "p2") is True)
+        seen = len(host.messages)
+        pings = 0
+        async with asyncio.timeout(30):
+            while pings < 4:  # four pings: far longer than one timeout, had a pong not counted
+                opcode, payload = await _read_frame(reader)
+                assert opcode != 0x8, "the server closed a page that answered its pings"
+                if opcode == 0x9:
+                    pings += 1
+                    writer.write(_masked_pong(payload))
+        assert seat_connected(host, "p2") is True
+        assert not any(
+            s["playerId"] == "p2" and not s["connected"]
+            for m in host.messages[seen:]
+            if m.get("room")
+            for s in m["room"]["seats"]
+        )
+    finally:
+        writer.close()
+        with contextlib.suppress(Exception):
+            await writer.wait_closed()
+        await host.close()
+        await api.close()
