@@ -310,7 +310,10 @@ async def _find_in_cluster(
             relayed = websocket.app.state.metrics.relayed
             relayed.inc()
             try:
-                done = await forwarder.relay(websocket, where.url, pending, opening=(auth_frame,))
+                with cluster.watching(where.node) as gone:  # a frozen owner: move on at once
+                    done = await forwarder.relay(
+                        websocket, where.url, pending, opening=(auth_frame,), gone=gone
+                    )
             finally:
                 relayed.dec()
             if done:

@@ -294,7 +294,10 @@ class SqlStore:
                 set_={"epoch": sa.text("excluded.epoch"), "node": sa.text("excluded.node")},
                 where=t.room_owners.c.epoch < sa.text("excluded.epoch"),
             ),
-            "match": t.matches.insert(),
+            # An upsert: a match row whose room never got to say it began (its owner let
+            # it go, lost or died between the two writes of a start) is one nobody played,
+            # and the start asked again (on the next owner) replaces it.
+            "match": upsert(t.matches, ["room_id", "match"]),
             "action": t.actions.insert(),
             "unseat": t.seats.delete().where(
                 t.seats.c.room_id == sa.bindparam("rid"), t.seats.c.player_id == sa.bindparam("pid")
