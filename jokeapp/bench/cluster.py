@@ -44,6 +44,7 @@ import httpx
 import redis
 
 from jokeapp.bench import load
+from jokeapp.bench.loopback import free_port
 from jokeapp.bench.machine import describe
 from jokeapp.bench.nginx import ROUTINGS, Routing
 
@@ -84,7 +85,7 @@ def own_redis() -> Iterator[str]:
     if binary is None:
         raise RuntimeError("redis-server is not installed (apt-get install redis-server)")
     _, others = load.split_cores()
-    port = load.free_port()
+    port = free_port()
     with tempfile.TemporaryDirectory(prefix="joke-redis-") as tmp:
         cores = others
         proc = subprocess.Popen(

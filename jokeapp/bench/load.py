@@ -33,7 +33,6 @@ import os
 import resource
 import shlex
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -51,6 +50,7 @@ import msgspec
 import websockets
 
 from jokeapp.bench import serverside
+from jokeapp.bench.loopback import free_port
 from jokeapp.bench.machine import describe
 from jokeapp.bench.nginx import Nginx, Routing
 from jokeapp.core.codes import CLOSE_RECONNECT as RECONNECT
@@ -541,12 +541,6 @@ async def _commands(
 
 
 # --- the parent: server process, generator processes, windows ------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def cpu_seconds(pid: int) -> float:

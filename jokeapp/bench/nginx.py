@@ -27,6 +27,8 @@ from typing import Literal
 
 import httpx
 
+from jokeapp.bench.loopback import Loopback, free_port
+
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY_CONF = ROOT / "deploy" / "nginx.conf"
 NGINX_PATHS = ("/usr/sbin/nginx", "/usr/local/sbin/nginx", "/usr/local/nginx/sbin/nginx")
@@ -40,12 +42,6 @@ def nginx_binary() -> str | None:
     if found:
         return found
     return next((path for path in NGINX_PATHS if os.access(path, os.X_OK)), None)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def render(
@@ -78,7 +74,7 @@ def render(
     return text.replace("http {\n", "http {\n" + temps, 1)
 
 
-class Nginx:
+class Nginx(Loopback):
     def __init__(
         self,
         nodes: Sequence[str],
@@ -100,18 +96,6 @@ class Nginx:
         self.cores = cores  # the master and its workers are kept on these cores
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
-
-    @property
-    def base(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws_base(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
-
-    @property
-    def address(self) -> str:
-        return f"127.0.0.1:{self.port}"
 
     @property
     def access_log(self) -> Path:
@@ -189,9 +173,11 @@ class Nginx:
 
 @contextlib.contextmanager
 def running_nginx(
-    nodes: Sequence[str], workdir: Path, *, routing: Routing = "hash"
+    nodes: Sequence[str], workdir: Path, *, routing: Routing = "hash", kind: type[Nginx] = Nginx
 ) -> Iterator[Nginx]:
-    lb = Nginx(nodes, workdir, routing=routing)
+    """A started ``kind`` (this runner, or a subclass: the tests' skips where nginx is
+    missing), stopped after."""
+    lb = kind(nodes, workdir, routing=routing)
     lb.start()
     try:
         yield lb

@@ -29,8 +29,9 @@ from jokeapp.bench.load import Setup, add_setup_arguments, measure_window, runni
 # sample counts for a stage when one of its functions is on the stack; stages nest (publishing
 # includes the views and their encoding), so the shares do not add up to 100 %.
 STAGES: list[tuple[str, tuple[str, ...]]] = [
-    ("frame receive + parse (uvicorn, websockets, ws._parse)",
-     ("WebSocketsSansIOProtocol.data_received (", "_parse (jokeapp/server/ws.py)")),
+    ("frame receive + parse (wsframes, websockets, ws._decoded)",
+     ("FramingProtocol.data_received (", "WebSocketsSansIOProtocol.data_received (",
+      "_decoded (jokeapp/server/ws.py)", "_parse (jokeapp/server/ws.py)")),
     ("room actor: queue to reply (Room._run)", ("Room._run (",)),
     ("  apply (Match.apply: rules)", ("Match.apply (",)),
     ("  record the step (Room.record_step)", ("Room.record_step (",)),

@@ -41,10 +41,17 @@ class Match:
         return text
 
 
+# Marble's table where its choices weigh (docs/bots.md, Measured): played to the last survivor
+# with 200만 to start and takeovers, so running out of cash decides.
+TIGHT_TABLE = (("maxRounds", 0), ("startMoney", 200), ("takeover", True))
+
 MATCHES = (
     Match("marble", ("normal", "easy"), 2),
     Match("marble", ("easy", "random"), 2),
-    Match("marble", ("hard", "normal"), 2, "40"),
+    Match("marble", ("hard", "normal"), 2, "40"),  # default options: short of the goal
+    Match("marble", ("normal", "easy"), 2, None, TIGHT_TABLE),
+    Match("marble", ("easy", "random"), 2, None, TIGHT_TABLE),
+    Match("marble", ("hard", "normal"), 2, "40", TIGHT_TABLE),
     Match("dalmuti", ("normal", "easy"), 4),
     Match("dalmuti", ("easy", "random"), 4),
     Match("dalmuti", ("hard", "normal"), 4, "200", (("rounds", 1),)),

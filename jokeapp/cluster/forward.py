@@ -33,6 +33,22 @@ RELOCATE = frozenset({1001, 1006, 1011, 1012, 1013})
 CLIENT_GONE = (WebSocketDisconnect, RuntimeError, OSError)
 
 
+async def _first(task: asyncio.Future[Any], gone: asyncio.Event | None) -> bool:
+    """Waits for ``task``, or for ``gone`` (then cancels the task): True if the task ended.
+    Cancelled itself (the client left), it cancels the task too."""
+    watching = asyncio.ensure_future(gone.wait()) if gone is not None else None
+    try:
+        await asyncio.wait(
+            {task} if watching is None else {task, watching},
+            return_when=asyncio.FIRST_COMPLETED,
+        )
+    finally:
+        for pending in (task, watching):
+            if pending is not None and not pending.done():
+                pending.cancel()
+    return task.done() and not task.cancelled()
+
+
 def _ended(task: asyncio.Future[None]) -> BaseException | None | bool:
     """How a finished task ended: None (returned), its exception; False if cancelled."""
     if task.cancelled() or not task.done():
@@ -49,18 +65,26 @@ class Forwarder:
     async def close(self) -> None:
         await self.http.aclose()
 
-    async def forward(self, request: Request, base: str) -> Response | None:
-        """The owner's answer to the request; None if the owner could not be reached."""
+    async def forward(
+        self, request: Request, base: str, gone: asyncio.Event | None = None
+    ) -> Response | None:
+        """The owner's answer to the request; None if the owner could not be reached, or
+        ``gone`` was set first (the owner stopped renewing its leases: frozen or dead)."""
         headers = {k: v for k, v in request.headers.items() if k.lower() not in HOP_BY_HOP}
         headers[FORWARDED] = self.node
-        try:
-            answer = await self.http.request(
+        asking = asyncio.ensure_future(
+            self.http.request(
                 request.method,
                 base + request.url.path,
                 params=list(request.query_params.multi_items()),
                 content=await request.body(),
                 headers=headers,
             )
+        )
+        if not await _first(asking, gone):
+            return None
+        try:
+            answer = asking.result()
         except httpx.HTTPError:
             return None
         kept = {k: v for k, v in answer.headers.items() if k.lower() not in HOP_BY_HOP}
@@ -83,13 +107,19 @@ class Forwarder:
         return [item for part in parts for item in part]
 
     async def relay(
-        self, client: WebSocket, base: str, pending: list[Any], opening: tuple[str, ...] = ()
+        self,
+        client: WebSocket,
+        base: str,
+        pending: list[Any],
+        opening: tuple[str, ...] = (),
+        gone: asyncio.Event | None = None,
     ) -> bool:
         """Pipes the accepted ``client`` socket to the owner's until one side ends. True: the
         client is gone or was closed by the owner for good; False: the owner's side went away
-        (it died, or let the room go) and the client is still open: find the room again.
-        ``opening``: frames every new owner's socket gets first (an authentication read from
-        the client once); ``pending``: the client's frames not yet sent anywhere, next."""
+        (it died, let the room go, or ``gone`` was set: it stopped renewing its leases) and
+        the client is still open: find the room again. ``opening``: frames every new owner's
+        socket gets first (an authentication read from the client once); ``pending``: the
+        client's frames not yet sent anywhere, next."""
         url = "ws" + base.removeprefix("http") + client.url.path
         if client.url.query:
             url += "?" + client.url.query
@@ -110,10 +140,14 @@ class Forwarder:
             except ConnectionClosed:
                 return False  # gone already: the pending frames wait for the next owner
             pending.clear()
-            return await self._pipe(client, upstream, pending)
+            return await self._pipe(client, upstream, pending, gone)
 
     async def _pipe(
-        self, client: WebSocket, upstream: ClientConnection, pending: list[Any]
+        self,
+        client: WebSocket,
+        upstream: ClientConnection,
+        pending: list[Any],
+        gone: asyncio.Event | None,
     ) -> bool:
         async def up() -> None:
             while True:
@@ -137,12 +171,18 @@ class Forwarder:
 
         sending = asyncio.ensure_future(up())
         receiving = asyncio.ensure_future(down())
-        await asyncio.wait({sending, receiving}, return_when=asyncio.FIRST_COMPLETED)
-        for task in (sending, receiving):
+        watching = asyncio.ensure_future(gone.wait() if gone is not None else asyncio.Future())
+        await asyncio.wait({sending, receiving, watching}, return_when=asyncio.FIRST_COMPLETED)
+        owner_gone = watching.done() and not (sending.done() or receiving.done())
+        if owner_gone:
+            upstream.transport.abort()  # a frozen owner would never answer a close frame
+        for task in (sending, receiving, watching):
             if not task.done():
                 task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        if owner_gone:
+            return False
         if _ended(sending) is None or isinstance(_ended(receiving), CLIENT_GONE):
             return True  # the client left
         code = upstream.close_code

@@ -4,6 +4,12 @@ A lease is the key ``{prefix}:lease:{room}`` holding ``node|epoch`` with a time 
 its holder renews it (compare and renew, in Lua) and a takeover increments the room's epoch
 (``{prefix}:epoch:{room}``), never below the epoch the store last saw (``floor``), so the
 store's fence keeps working even after Redis lost its data.
+
+The live rooms (unfinished: a dead owner's must be taken over) are a sorted set
+``{prefix}:live:due``, each room scored with the moment (Redis's own clock, ms) its lease ends
+unless renewed: every script that sets or renews a lease moves its room's score with it, and
+one that lets a lease go makes the room due at once. A node's scan asks only for the rooms
+already due (``DUE``): usually none, whatever the number of rooms.
 """
 
 from __future__ import annotations
@@ -14,9 +20,19 @@ from typing import Any
 
 import redis.asyncio as aioredis
 
-# KEYS: lease, epoch, reservation; ARGV: node, time to live (ms), floor. A lease handed to
-# another node (HAND_OVER) is reserved for it a moment: nobody else takes it meanwhile.
-ACQUIRE = """
+# Redis's clock in ms: one clock for every node's scores, whatever their own clocks say.
+NOW = """
+local function now()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+"""
+
+# KEYS: lease, epoch, reservation, live rooms; ARGV: node, time to live (ms), floor, room. A
+# lease handed to another node (HAND_OVER) is reserved for it a moment: nobody else takes it.
+ACQUIRE = (
+    NOW
+    + """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 local reserved = redis.call('GET', KEYS[3])
 if reserved and reserved ~= ARGV[1] then return 0 end
@@ -28,34 +44,73 @@ if epoch < floor then
   redis.call('SET', KEYS[2], epoch)
 end
 redis.call('SET', KEYS[1], ARGV[1] .. '|' .. epoch, 'PX', ARGV[2])
+redis.call('ZADD', KEYS[4], 'XX', now() + tonumber(ARGV[2]), ARGV[4])
 return epoch
 """
+)
 
-# KEYS: leases; ARGV[1]: time to live (ms), ARGV[1 + i]: the value lease i must still hold.
-RENEW = """
+# KEYS[1]: live rooms, KEYS[1 + i]: lease i; ARGV[1]: time to live (ms), ARGV[2]: the length
+# of a lease key's prefix (what is left is the room), ARGV[2 + i]: the value lease i must hold.
+RENEW = (
+    NOW
+    + """
 local lost = {}
-for i, key in ipairs(KEYS) do
-  if redis.call('GET', key) == ARGV[i + 1] then
-    redis.call('PEXPIRE', key, ARGV[1])
+local due = now() + tonumber(ARGV[1])
+local cut = tonumber(ARGV[2]) + 1
+for i = 2, #KEYS do
+  if redis.call('GET', KEYS[i]) == ARGV[i + 1] then
+    redis.call('PEXPIRE', KEYS[i], ARGV[1])
+    redis.call('ZADD', KEYS[1], 'XX', due, string.sub(KEYS[i], cut))
   else
-    table.insert(lost, i)
+    table.insert(lost, i - 1)
   end
 end
 return lost
 """
+)
 
-RELEASE = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
+# KEYS: lease, live rooms; ARGV: the value held, room. The room is due at once: the next
+# scan of any node takes it.
+RELEASE = (
+    NOW
+    + """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('DEL', KEYS[1])
+redis.call('ZADD', KEYS[2], 'XX', now(), ARGV[2])
+return 1
 """
+)
 
-# KEYS: lease, reservation; ARGV: the value held, the node it goes to, reservation (ms).
-HAND_OVER = """
+# KEYS: lease, reservation, live rooms; ARGV: the value held, the node it goes to,
+# reservation (ms), room.
+HAND_OVER = (
+    NOW
+    + """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('DEL', KEYS[1])
 redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
+redis.call('ZADD', KEYS[3], 'XX', now(), ARGV[4])
 return 1
 """
+)
+
+# KEYS: live rooms, the room's code; ARGV: a lease's time to live (ms), room. A room just
+# taken or made (its lease is new), found by its code from now on.
+ADD_LIVE = (
+    NOW
+    + """
+redis.call('ZADD', KEYS[1], now() + tonumber(ARGV[1]), ARGV[2])
+redis.call('SET', KEYS[2], ARGV[2])
+"""
+)
+
+# KEYS: live rooms. The rooms whose lease ended (or was let go), by Redis's clock.
+DUE = (
+    NOW
+    + """
+return redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now())
+"""
+)
 
 
 class RoundTrips:
@@ -109,10 +164,13 @@ class Leases:
         self.prefix = prefix
         self.node = node
         self.ttl_ms = int(ttl * 1000)
+        self._live = self._key("live", "due")
         self._acquire = client.register_script(ACQUIRE)
         self._renew = client.register_script(RENEW)
         self._release = client.register_script(RELEASE)
         self._hand_over = client.register_script(HAND_OVER)
+        self._add_live = client.register_script(ADD_LIVE)
+        self._due = client.register_script(DUE)
 
     @classmethod
     def connect(cls, url: str, prefix: str, node: str, ttl: float) -> Leases:
@@ -138,30 +196,38 @@ class Leases:
                 self._key("lease", room_id),
                 self._key("epoch", room_id),
                 self._key("for", room_id),
+                self._live,
             ],
-            args=[self.node, self.ttl_ms, floor],
+            args=[self.node, self.ttl_ms, floor, room_id],
         )
         return int(epoch) or None
 
     async def renew(self, held: dict[str, int]) -> set[str]:
-        """Renews every lease of ``held`` (room -> epoch) in one round trip; the rooms lost."""
+        """Renews every lease of ``held`` (room -> epoch) in one round trip (their rooms'
+        scores in the live set with them); the rooms lost."""
         if not held:
             return set()
         rooms = list(held)
         lost = await self._renew(
-            keys=[self._key("lease", r) for r in rooms],
-            args=[self.ttl_ms, *(self.value(held[r]) for r in rooms)],
+            keys=[self._live, *(self._key("lease", r) for r in rooms)],
+            args=[
+                self.ttl_ms,
+                len(self._key("lease", "")),
+                *(self.value(held[r]) for r in rooms),
+            ],
         )
         return {rooms[int(i) - 1] for i in lost}
 
     async def release(self, room_id: str, epoch: int) -> None:
-        await self._release(keys=[self._key("lease", room_id)], args=[self.value(epoch)])
+        await self._release(
+            keys=[self._key("lease", room_id), self._live], args=[self.value(epoch), room_id]
+        )
 
     async def hand_over(self, room_id: str, epoch: int, node: str, reserve: float) -> bool:
         """Releases the lease to ``node``: for ``reserve`` seconds only it can acquire it."""
         done = await self._hand_over(
-            keys=[self._key("lease", room_id), self._key("for", room_id)],
-            args=[self.value(epoch), node, int(reserve * 1000)],
+            keys=[self._key("lease", room_id), self._key("for", room_id), self._live],
+            args=[self.value(epoch), node, int(reserve * 1000), room_id],
         )
         return bool(done)
 
@@ -196,23 +262,31 @@ class Leases:
         raw = await self.client.get(self._key("node", node))
         return None if raw is None else _text(raw)
 
+    async def addresses(self, nodes: list[str]) -> list[str | None]:
+        """Each node's address, None for a node gone (its address expired)."""
+        raw = await self.client.mget([self._key("node", n) for n in nodes])
+        return [None if v is None else _text(v) for v in raw]
+
     # ------------------------------------------------------------ live rooms and codes
 
     async def add_live(self, room_id: str, code: str) -> None:
-        pipe = self.client.pipeline(transaction=False)
-        pipe.sadd(self._key("live", "rooms"), room_id)
-        pipe.set(self._key("code", code), room_id)
-        await pipe.execute()
+        """A room this node just took (its lease is new): live until it finishes."""
+        await self._add_live(
+            keys=[self._live, self._key("code", code)], args=[self.ttl_ms, room_id]
+        )
 
     async def mark_live(self, room_ids: list[str]) -> None:
+        """Unfinished rooms whose owner is unknown: due at once (those owned keep their
+        score; the scan takes the others)."""
         if room_ids:
-            await self.client.sadd(self._key("live", "rooms"), *room_ids)
+            await self.client.zadd(self._live, dict.fromkeys(room_ids, 0), nx=True)
 
     async def remove_live(self, room_id: str) -> None:
-        await self.client.srem(self._key("live", "rooms"), room_id)
+        await self.client.zrem(self._live, room_id)
 
-    async def live(self) -> list[str]:
-        return [_text(m) for m in await self.client.smembers(self._key("live", "rooms"))]
+    async def due(self) -> list[str]:
+        """The live rooms whose lease ended or was let go (they may be taken already)."""
+        return [_text(m) for m in await self._due(keys=[self._live])]
 
     async def room_of_code(self, code: str) -> str | None:
         raw = await self.client.get(self._key("code", code))

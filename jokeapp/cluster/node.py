@@ -19,6 +19,7 @@ import logging
 import random
 import time
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from redis.exceptions import RedisError
@@ -88,6 +89,9 @@ class ClusterNode:
         self._finished: set[str] = set()  # owned rooms already taken out of the live set
         self._tasks: list[asyncio.Task[None]] = []
         self._paused = False  # tests: a node frozen in time, that does not know its leases expire
+        # the owners this node relays to (forwarded requests, relayed sockets): each one's
+        # event is set once its address expires (see ``watching``), with how many wait on it
+        self._watched: dict[str, tuple[asyncio.Event, int]] = {}
         manager.guard = self.owns
         manager.on_create = self._adopt
         manager.resume_clocks = True
@@ -139,7 +143,10 @@ class ClusterNode:
         """Stops taking rooms and lets every owned one go (SIGTERM): its sockets close with
         "reconnect", its lease is released so another node takes it at its next scan."""
         self.stopping = True
-        for room_id in list(self.owned):
+        rooms = list(self.owned)
+        # every room's command in progress finishes at once (a commit or so), not one by one
+        await asyncio.gather(*(self._between_commands(r) for r in rooms))
+        for room_id in rooms:
             await self.let_go(room_id)
         with contextlib.suppress(Exception):
             await self.leases.withdraw()
@@ -250,7 +257,9 @@ class ClusterNode:
         return True
 
     async def let_go(self, room_id: str) -> None:
-        """Stops owning the room on purpose: writes fenced, room dropped, lease released."""
+        """Stops owning the room on purpose: its command in progress finished, writes
+        fenced, room dropped, lease released."""
+        await self._between_commands(room_id)
         owned = self.owned.pop(room_id, None)
         self.store.release_room(room_id)
         await self.manager.drop(room_id)
@@ -258,6 +267,17 @@ class ClusterNode:
         if owned is not None:
             with contextlib.suppress(Exception):
                 await self.leases.release(room_id, owned.epoch)
+
+    async def _between_commands(self, room_id: str) -> None:
+        """Lets the room's command in progress finish (at most SETTLE) and holds the next
+        ones: a room let go on purpose is not cut in the middle of a command (a start whose
+        match is stored but not its room's status, an answer lost after its write). The
+        caller drops the room right after, without waiting in between."""
+        room = self.manager.rooms.get(room_id)
+        if room is not None:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(SETTLE):
+                    await room.hold()
 
     async def lose(self, room_id: str) -> None:
         """The lease is gone (expired, or another node holds it): drop the room at once."""
@@ -353,6 +373,7 @@ class ClusterNode:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(SETTLE):
                     await room.settle()
+        await self._between_commands(room_id)
         owned = self.owned.pop(room_id, None)
         if owned is None:
             return  # lost meanwhile
@@ -363,6 +384,40 @@ class ClusterNode:
         log.info("room %s: handed over to %s, which holds its sockets", room_id, node)
         with contextlib.suppress(Exception):
             await self.leases.hand_over(room_id, owned.epoch, node, RESERVE)
+
+    # ------------------------------------------------------------ watching the owners
+
+    @contextlib.contextmanager
+    def watching(self, node: str) -> Iterator[asyncio.Event]:
+        """An event set once ``node`` stopped renewing its address (dead, or frozen: its
+        leases end at the same moment), for a relay or a forwarded request to give up on
+        it then instead of waiting for TCP or the WebSocket keepalive (tens of seconds with a
+        frozen owner, whose connections stay open). Checked each scan (1 s), one MGET for
+        every owner watched, nothing when nothing is relayed."""
+        event, count = self._watched.get(node, (None, 0))
+        if event is None:
+            event = asyncio.Event()
+        self._watched[node] = (event, count + 1)
+        try:
+            yield event
+        finally:
+            held = self._watched.get(node)
+            if held is not None and held[0] is event:
+                if held[1] <= 1:
+                    del self._watched[node]
+                else:
+                    self._watched[node] = (event, held[1] - 1)
+
+    async def check_watched(self) -> None:
+        """Sets the event of every watched owner whose address is gone."""
+        names = list(self._watched)
+        if not names:
+            return
+        for name, url in zip(names, await self.leases.addresses(names), strict=True):
+            held = self._watched.get(name)
+            if url is None and held is not None:
+                del self._watched[name]
+                held[0].set()
 
     # ------------------------------------------------------------ the loops
 
@@ -381,13 +436,15 @@ class ClusterNode:
         for room_id in lost:
             await self.lose(room_id)
         for room_id, room in list(self.manager.rooms.items()):
-            if (
-                room.status is RoomStatus.FINISHED
-                and room_id in self.owned
-                and room_id not in self._finished
-            ):
+            if room_id not in self.owned:
+                continue
+            finished = room.status is RoomStatus.FINISHED
+            if finished and room_id not in self._finished:
                 await self.leases.remove_live(room_id)
                 self._finished.add(room_id)
+            elif not finished and room_id in self._finished:  # a rematch: live again
+                await self.leases.add_live(room_id, room.code)
+                self._finished.discard(room_id)
 
     async def _renew_loop(self) -> None:
         while True:
@@ -407,9 +464,9 @@ class ClusterNode:
 
     async def scan_once(self) -> int:
         """Takes every live room whose lease expired; how many it took."""
-        live = await self.leases.live()
-        holders = await self.leases.holders(live)
-        free = [r for r, h in zip(live, holders, strict=True) if h is None and r not in self.owned]
+        due = [r for r in await self.leases.due() if r not in self.owned]
+        holders = await self.leases.holders(due)
+        free = [r for r, h in zip(due, holders, strict=True) if h is None]
         random.shuffle(free)  # surviving nodes share a dead node's rooms
         taken = 0
         for room_id in free:
@@ -428,6 +485,7 @@ class ClusterNode:
             if self.stopping or self._paused:
                 continue
             try:
+                await self.check_watched()
                 await self.scan_once()
             except Exception:
                 log.exception("scanning for rooms to take over failed")

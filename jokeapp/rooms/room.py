@@ -85,6 +85,9 @@ class Room:
         )
         self._task: asyncio.Task[None] | None = None
         self._command: cmd.Command | None = None  # the one being handled, for its log lines
+        self._idle = asyncio.Event()  # set while no command is being handled
+        self._idle.set()
+        self._holding: asyncio.Future[None] | None = None  # set: take no next command (hold)
         self.counts = DETACHED.for_game(game.id)
         self.metrics = DETACHED  # the server's, once the manager holds the room (attach)
 
@@ -130,12 +133,24 @@ class Room:
         """Waits until every queued command is handled (tests; a room handed to another node)."""
         await self._queue.join()
 
+    async def hold(self) -> None:
+        """Lets the command being handled finish and takes no next one (they stay queued
+        until ``stop`` answers them ``room_moving``): a room let go on purpose is stopped
+        between two commands, never in the middle of one (a start whose match row is stored
+        but not yet its room's status)."""
+        if self._holding is None:
+            self._holding = asyncio.get_running_loop().create_future()
+        await self._idle.wait()
+
     async def _run(self, handler: Handler) -> None:
         logs.ROOM_ID.set(self.room_id)  # this task's context: every line it logs names the room
         logs.SEAT.set(self._seat_now)  # resolved only when a line is written: nothing per command
         while True:
+            if self._holding is not None:
+                await self._holding  # until stop() cancels it: the queue waits for stop()
             command, future, request_id = await self._queue.get()
             self._command = command
+            self._idle.clear()
             logs.REQUEST_ID.set(request_id)
             try:
                 result = await handler(self, command)
@@ -146,6 +161,11 @@ class Room:
             except RoomError as exc:
                 if future is not None and not future.done():
                     future.set_exception(exc)
+            except FencedError:
+                # Another node owns the room now (this copy is being dropped): nothing of the
+                # refused write was kept; whoever waits asks the new owner.
+                if future is not None and not future.done():
+                    future.set_exception(RoomError("room_moving"))
             except Exception:  # a bug must not take the room down with it
                 # Logged here, once, with its traceback; whoever waits gets `internal`, which
                 # the HTTP layer answers without logging it again.
@@ -157,6 +177,7 @@ class Room:
                 if future is not None and not future.done():
                     future.set_result(result)
             finally:
+                self._idle.set()
                 self._queue.task_done()
 
     def _seat_now(self) -> str | None:

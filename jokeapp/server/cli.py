@@ -23,6 +23,7 @@ from jokeapp.server import keepalive
 from jokeapp.server.app import create_app
 from jokeapp.server.collector import GcPolicy
 from jokeapp.server.settings import Settings
+from jokeapp.server.wsframes import FramingProtocol
 from jokeapp.telemetry import logs
 from jokeapp.wire.protocol import MAX_MESSAGE_BYTES
 
@@ -206,8 +207,9 @@ def main(args: argparse.Namespace) -> int:
         # noticed by its silence: one sweep for every socket pings those silent for --ws-ping
         # seconds and drops those still silent --ws-ping-timeout seconds later (at most 3 + 1
         # + 3 s after its last frame by default; server/keepalive.py). uvicorn's own
-        # per-socket ping timers are off.
-        ws=keepalive.protocol(args.ws_ping, args.ws_ping_timeout),
+        # per-socket ping timers are off. The protocol under it is uvicorn's websockets-sansio
+        # with data frames the short way (server/wsframes.py).
+        ws=keepalive.protocol(args.ws_ping, args.ws_ping_timeout, base=FramingProtocol),
         ws_ping_interval=None,
         ws_ping_timeout=None,
         timeout_graceful_shutdown=2,

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
+import functools
 import json
 import logging
 import time
 from collections import deque
-from collections.abc import Awaitable, Coroutine, Generator
+from collections.abc import Awaitable, Callable, Coroutine, Generator
 from types import CoroutineType
 from typing import Any
 
@@ -26,6 +28,7 @@ from jokeapp.rooms.manager import RoomManager
 from jokeapp.rooms.room import Room
 from jokeapp.server.middleware import RAW_SEND
 from jokeapp.server.settings import Settings
+from jokeapp.server.wsframes import FRAME_WRITER, MESSAGE_READER, frame
 from jokeapp.telemetry.metrics import Metrics
 from jokeapp.wire import protocol as p
 
@@ -53,18 +56,20 @@ class TokenBucket:
         return True
 
 
-_last_encoded: tuple[object, str] = (None, "")
+_last_encoded: tuple[object, bytes, bytes] = (None, b"", b"")
 
 
-def _encoded(message: p.ServerMessage) -> str:
-    """The frame's text. A room hands the very same update object to every connection that
-    sees it alike (rooms.messages.publish), one after the other: encoded once for all."""
+def _encoded(message: p.ServerMessage) -> tuple[bytes, bytes]:
+    """The frame's JSON and the whole frame (wsframes.frame). A room hands the very same update
+    object to every connection that sees it alike (rooms.messages.publish), one after the
+    other: encoded and framed once for all."""
     global _last_encoded
     if _last_encoded[0] is message:
-        return _last_encoded[1]
-    text = p.encode(message).decode()
-    _last_encoded = (message, text)  # holding the message: its id cannot be reused meanwhile
-    return text
+        return _last_encoded[1], _last_encoded[2]
+    payload = p.encode(message)
+    framed = frame(payload)
+    _last_encoded = (message, payload, framed)  # holding it: its id cannot be reused meanwhile
+    return payload, framed
 
 
 class _Resume:
@@ -89,11 +94,12 @@ class _Resume:
 class WsConnection:
     """What a room sees of a socket: ``send`` writes at once, in order.
 
-    A frame is written within ``send`` itself (the server's send coroutine, run by hand,
-    finishes without waiting while the socket takes data), so an update costs no task
-    switch per connection. Only when the socket's buffer is full does the server's send
-    wait; then a writer task finishes that frame and writes the ones queued behind it, and
-    ``send`` queues until it is done. Data frames go to the server's own ``send``
+    A frame is written within ``send`` itself, so an update costs no task switch per
+    connection: through the protocol's ``write_frame`` (``FRAME_WRITER`` in the scope,
+    jokeapp.server.wsframes), or else the server's send coroutine, run by hand, which finishes
+    without waiting while the socket takes data. Only when the socket's buffer is full does
+    it have to wait; then a writer task finishes that frame and writes the ones queued behind
+    it, and ``send`` queues until it is done. Data frames go to the server's own ``send``
     (``RAW_SEND``, put in the scope by the outermost middleware): the layers between only
     act on the accept, the close and HTTP responses.
     """
@@ -102,6 +108,7 @@ class WsConnection:
         self.websocket = websocket
         raw: Send | None = websocket.scope.get(RAW_SEND)
         self._send_frame: Send = raw if raw is not None else websocket.send
+        self._write: Callable[[bytes], bool] | None = websocket.scope.get(FRAME_WRITER)
         self._backlog: deque[str | int] = deque()  # behind a frame the socket could not take
         self._writer: asyncio.Task[None] | None = None
         self.closed = False
@@ -109,14 +116,16 @@ class WsConnection:
     def send(self, message: p.ServerMessage) -> None:
         if self.closed:
             return
-        text = _encoded(message)
+        payload, framed = _encoded(message)
         if self._writer is not None:
             if len(self._backlog) >= OUTBOX_LIMIT:
                 self.close(CLOSE_SLOW)
                 return
-            self._backlog.append(text)
+            self._backlog.append(payload.decode())
             return
-        sending = self._send_frame({"type": "websocket.send", "text": text})
+        if self._write is not None and self._write(framed):
+            return  # written
+        sending = self._send_frame({"type": "websocket.send", "text": payload.decode()})
         if type(sending) is CoroutineType:
             try:
                 waiting = sending.send(None)
@@ -174,6 +183,23 @@ def _client_seq(raw: Any) -> int | None:
     """The frame's ``clientSeq`` if it has an integer one, whatever else is wrong with it."""
     seq = raw.get("clientSeq") if isinstance(raw, dict) else None
     return seq if type(seq) is int else None
+
+
+_DECODER = msgspec.json.Decoder(p.ClientMessage)
+
+
+def _decoded(text: str) -> p.ClientMessage | p.ErrorMessage:
+    """The message, or the error to answer with. A well-formed message is decoded straight
+    from its text (msgspec, its type's decoder built once); any other is looked at again by
+    ``_parse`` to tell why it was refused and which clientSeq it had."""
+    try:
+        message = _DECODER.decode(text)
+    except (msgspec.ValidationError, msgspec.DecodeError):
+        raw = _lenient(text)
+        return _parse(raw, _client_seq(raw))
+    if isinstance(message, p.ActionMessage) and not 1 <= message.client_seq < 2**31:
+        return error_frame("invalid_message", message.client_seq)
+    return message
 
 
 def _parse(raw: Any, seq: int | None) -> p.ClientMessage | p.ErrorMessage:
@@ -284,7 +310,10 @@ async def _find_in_cluster(
             relayed = websocket.app.state.metrics.relayed
             relayed.inc()
             try:
-                done = await forwarder.relay(websocket, where.url, pending, opening=(auth_frame,))
+                with cluster.watching(where.node) as gone:  # a frozen owner: move on at once
+                    done = await forwarder.relay(
+                        websocket, where.url, pending, opening=(auth_frame,), gone=gone
+                    )
             finally:
                 relayed.dec()
             if done:
@@ -316,6 +345,41 @@ async def _play(
     refused = metrics.frames_refused
     cluster, origin = via
     attached = False
+
+    def on_message(item: str | bytes) -> None:
+        """One message of the client's, as it arrives: refused, answered, or posted to the
+        room (never awaited: a room's commands queue in order)."""
+        if conn.closed:
+            return
+        text = item if isinstance(item, str) else item.decode("utf-8", errors="replace")
+        received = time.perf_counter()
+        if not bucket.take():
+            refused.labels("rate_limited").inc()
+            conn.send(error_frame("rate_limited", _client_seq(_lenient(text))))
+            return
+        if len(text) > p.MAX_MESSAGE_BYTES // 4 and len(text.encode()) > p.MAX_MESSAGE_BYTES:
+            refused.labels("too_large").inc()
+            conn.send(error_frame("too_large", _client_seq(_lenient(text))))
+            return
+        message = _decoded(text)
+        if isinstance(message, p.ErrorMessage):
+            refused.labels(message.code).inc()
+            conn.send(message)
+        elif isinstance(message, p.PingMessage):
+            conn.send(p.PongMessage(server_time=int(time.time() * 1000)))
+        elif isinstance(message, p.ResyncMessage):
+            room.post(cmd.Resync(conn))
+        elif isinstance(message, p.AuthMessage):
+            refused.labels("invalid_message").inc()  # authenticated once, at the start
+            conn.send(error_frame("invalid_message", _client_seq(_lenient(text))))
+        else:
+            room.post(cmd.ClientAction(conn, message.client_seq, message.action, received))
+
+    # the protocol's reader (jokeapp.server.wsframes): each message handled within the read
+    # that brings it, in this task's context (its request id); else read one by one here
+    listen: Callable[[Callable[[str | bytes], None] | None], None] | None = websocket.scope.get(
+        MESSAGE_READER
+    )
     try:
         try:
             await room.call(cmd.Connect(conn, token))
@@ -325,46 +389,22 @@ async def _play(
         if cluster is not None and origin is not None and not conn.closed:
             cluster.attach(room.room_id, origin)
             attached = True
+        while pending and not conn.closed:
+            on_message(pending.pop(0))
+        if listen is not None and not conn.closed:
+            run: Any = contextvars.copy_context().run
+            listen(functools.partial(run, on_message))
         while not conn.closed:
-            if pending:
-                item = pending.pop(0)
-                text = item if isinstance(item, str) else item.decode("utf-8", errors="replace")
-            else:
-                frame = await websocket.receive()
-                if frame["type"] == "websocket.disconnect":
-                    break
-                got: str | None = frame.get("text")
-                if got is None:
-                    data = frame.get("bytes") or b""
-                    got = data.decode("utf-8", errors="replace")
-                text = got
-            received = time.perf_counter()
-            raw = _lenient(text)
-            seq = _client_seq(raw)  # echoed by every refusal, so the client knows what was lost
-            if not bucket.take():
-                refused.labels("rate_limited").inc()
-                conn.send(error_frame("rate_limited", seq))
-                continue
-            if len(text.encode()) > p.MAX_MESSAGE_BYTES:
-                refused.labels("too_large").inc()
-                conn.send(error_frame("too_large", seq))
-                continue
-            message = _parse(raw, seq)
-            if isinstance(message, p.ErrorMessage):
-                refused.labels(message.code).inc()
-                conn.send(message)
-            elif isinstance(message, p.PingMessage):
-                conn.send(p.PongMessage(server_time=int(time.time() * 1000)))
-            elif isinstance(message, p.ResyncMessage):
-                room.post(cmd.Resync(conn))
-            elif isinstance(message, p.AuthMessage):
-                refused.labels("invalid_message").inc()  # authenticated once, at the start
-                conn.send(error_frame("invalid_message", seq))
-            else:
-                room.post(cmd.ClientAction(conn, message.client_seq, message.action, received))
+            frame = await websocket.receive()  # with a reader, only the disconnect comes here
+            if frame["type"] == "websocket.disconnect":
+                break
+            got: str | None = frame.get("text")
+            on_message(got if got is not None else frame.get("bytes") or b"")
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
+        if listen is not None:
+            listen(None)
         if attached and cluster is not None and origin is not None:
             cluster.detach(room.room_id, origin)
         room.post(cmd.Disconnect(conn))

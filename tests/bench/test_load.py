@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 from jokeapp.bench.capacity import held
-from jokeapp.bench.load import free_port
+from jokeapp.bench.loopback import free_port
 from jokeapp.bench.memory import measure
 from jokeapp.bench.profile import aggregate
 

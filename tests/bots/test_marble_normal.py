@@ -1,9 +1,9 @@
-"""Marble's normal bot: the reserve it keeps and when it takes over."""
+"""Marble's normal bot: the reserve it keeps and when it takes over; what easy builds."""
 
 from __future__ import annotations
 
-from jokeapp.games.marble.bots import normal_move
-from jokeapp.games.marble.data import HOTEL
+from jokeapp.games.marble.bots import easy_move, normal_move
+from jokeapp.games.marble.data import BUILDING, HOTEL, LANDMARK
 from jokeapp.games.marble.state import DECIDE, Decision, MarbleState
 from tests.marble.helpers import at, table
 
@@ -38,3 +38,19 @@ def test_normal_takes_over_only_to_complete_a_group() -> None:
         options=options,
     )
     assert normal_move(_deciding(two, Decision(23, can_takeover=44)), "p1") == {"type": "TAKEOVER"}
+
+
+def test_easy_builds_up_to_a_hotel_with_10_to_spare_and_never_a_landmark() -> None:
+    # p1 on its own Buenos Aires (21): the hotel costs 33, the landmark 44
+    def deciding(cash: int, level: int) -> MarbleState:
+        state = table(
+            {"p1": at(21, cash=cash), "p2": at(0)},
+            owners={21: ("p1", level - 1)},
+            options={"landmark": True},
+        )
+        return _deciding(state, Decision(21, can_build=level))
+
+    assert easy_move(deciding(43, HOTEL), "p1") == {"type": "BUILD", "level": HOTEL}
+    assert easy_move(deciding(42, HOTEL), "p1") == {"type": "PASS"}
+    assert easy_move(deciding(40, BUILDING), "p1") == {"type": "BUILD", "level": BUILDING}
+    assert easy_move(deciding(500, LANDMARK), "p1") == {"type": "PASS"}

@@ -390,7 +390,10 @@ async def test_a_paused_owner_wakes_up_fenced_and_drops_its_room(
     lease; another node takes the room. When it wakes (SIGCONT) it still believes it owns
     the room, with whatever its people sent meanwhile to apply: nothing of it gets into the
     log (the renewal finds the lease taken, or the store's fence refuses the write), it
-    drops the room, and its people come back through nginx to the new owner."""
+    drops the room, and its people come back through nginx to the new owner. The sockets
+    relayed through the nodes that answer move on while the owner is still frozen (its
+    connections stay open: without watching its leases a relay would wait for the WebSocket
+    keepalive, 20 to 40 s), on the same socket, with the new owner's snapshot."""
     http = httpx.AsyncClient(timeout=10)
     try:
         tables = [await open_table(lb, nodes, api, http, spec) for spec in BOTH]
@@ -400,14 +403,25 @@ async def test_a_paused_owner_wakes_up_fenced_and_drops_its_room(
         assert not any(cl.status == "finished" for cl in busy.people), "over too soon"
         sleeper = next(n for n in nodes if node_name(n) == busy.owner)
         awake = next(n for n in nodes if n is not sleeper)
-        assert sleeper.proc is not None
+        assert sleeper.proc is not None and busy.relayed
+        seen = {id(cl): len(cl.snapshots()) for cl in busy.relayed}
         sleeper.proc.send_signal(signal.SIGSTOP)
+        frozen_at = time.monotonic()
         try:
             # asked of a node that answers (nginx would wait on the frozen one)
             async def taken() -> bool:
                 return await owner_of(http, awake.base, busy.code) not in (None, busy.owner)
 
             await until(taken, 60, everyone)
+
+            def relays_moved() -> bool:
+                return all(len(cl.snapshots()) > seen[id(cl)] for cl in busy.relayed)
+
+            # the takeover's promise (10 s) and a margin for the loaded machine: a hang
+            # guard, well short of the keepalive the relays would otherwise wait for
+            left = MOVE_LIMIT + 5 - (time.monotonic() - frozen_at)
+            await until(relays_moved, max(left, 0.1), everyone)
+            assert all(not cl.close_codes for cl in busy.relayed)  # their sockets stayed open
         finally:
             sleeper.proc.send_signal(signal.SIGCONT)
         new_owner = await owner_of(http, awake.base, busy.code)

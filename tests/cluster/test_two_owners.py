@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
 
 import pytest
 
@@ -18,8 +19,10 @@ from jokeapp.cluster.node import ClusterNode, NodeStopping, Remote
 from jokeapp.core.codes import CLOSE_RECONNECT
 from jokeapp.rooms import commands as cmd
 from jokeapp.rooms.clock import FakeClock
+from jokeapp.rooms.errors import RoomError
 from jokeapp.rooms.manager import RoomManager
 from jokeapp.rooms.room import Room
+from jokeapp.rooms.status import RoomStatus
 from jokeapp.store.api import Store
 from tests.cluster.conftest import REDIS_URL
 from tests.rooms.conftest import FakeConn, all_games, next_seq
@@ -216,3 +219,129 @@ async def test_a_room_follows_its_sockets_and_its_lease_is_kept_for_the_node_hol
     assert isinstance(found, Room) and b.owns(room.room_id)
     assert found.match is not None and found.match.steps == 2  # rebuilt from the log
     assert await b.store.room_owner(room.room_id) == (2, "b")
+
+
+# ---------------------------------------------------------------- a start while the room moves
+
+
+async def lobby_room(node: ClusterNode) -> tuple[Room, str]:
+    room, host, _ = await node.manager.create("race", {}, "n1")
+    await room.call(cmd.Join("n2", "player"))
+    return room, host
+
+
+def stall_the_status_write(store: Store) -> tuple[asyncio.Event, asyncio.Event]:
+    """The start's second write (the room's status) waits for ``gate``; ``reached`` is set
+    when it does: the match row is stored, the room's row not yet (a slow commit)."""
+    reached, gate = asyncio.Event(), asyncio.Event()
+    original = store.save_room
+
+    async def stalled(row: Any) -> None:
+        if row.status == "playing" and not gate.is_set():
+            reached.set()
+            await gate.wait()
+        await original(row)
+
+    store.save_room = stalled  # type: ignore[method-assign]
+    return reached, gate
+
+
+async def refusal(future: Awaitable[Any]) -> str:
+    with pytest.raises(RoomError) as refused:
+        await future
+    return refused.value.code
+
+
+async def test_a_start_cut_between_its_writes_answers_room_moving_and_works_on_the_next_owner(
+    nodes: list[ClusterNode],
+) -> None:
+    a, b = nodes
+    room, host = await lobby_room(a)
+    reached, _ = stall_the_status_write(a.store)
+    starting = asyncio.ensure_future(room.call(cmd.Start(host)))
+    await reached.wait()
+    await a.lose(room.room_id)  # its lease is lost: the room is dropped under the start
+    assert await refusal(starting) == "room_moving"  # a clear "ask again", not `internal`
+
+    await until(lambda: _free(a, room.room_id))
+    fresh = await b.locate(room.code)
+    assert isinstance(fresh, Room) and fresh.status is RoomStatus.LOBBY  # what the store says
+    info = await fresh.call(cmd.Start(host))  # the host's start, asked again, just works
+    assert info.status == "playing" and fresh.match is not None
+    stored = await b.store.match_log(room.room_id, 1)
+    assert stored is not None and stored[0].seed == fresh.match.seed
+
+
+async def test_a_start_whose_write_is_fenced_answers_room_moving(
+    nodes: list[ClusterNode],
+) -> None:
+    a, b = nodes
+    room, host = await lobby_room(a)
+    reached, gate = stall_the_status_write(a.store)
+    starting = asyncio.ensure_future(room.call(cmd.Start(host)))
+    await reached.wait()
+    fresh = await take_over(a, b, room)  # a is paused mid-start; b owns the room now
+    gate.set()  # a wakes up: its write is refused by the store's fence
+    assert await refusal(starting) == "room_moving"
+    await until(lambda: _dropped(a, room))
+    info = await fresh.call(cmd.Start(host))
+    assert info.status == "playing"
+    assert await b.store.room_owner(room.room_id) == (2, "b")
+
+
+async def test_a_room_handed_over_mid_start_finishes_the_start_first(
+    nodes: list[ClusterNode],
+) -> None:
+    a, b = nodes
+    room, host = await lobby_room(a)
+    reached, gate = stall_the_status_write(a.store)
+    starting = asyncio.ensure_future(room.call(cmd.Start(host)))
+    await reached.wait()
+    moving = asyncio.ensure_future(a.hand_to(room.room_id, "b"))
+    queued = asyncio.ensure_future(room.call(cmd.Info()))  # arrives while the room moves
+    await until(lambda: _holding(room))  # done waiting for the queue: now for the start only
+    gate.set()
+    info = await starting  # answered by the old owner, whole
+    assert info.status == "playing"
+    await moving
+    assert await refusal(queued) == "room_moving"  # not handled there: asked again elsewhere
+    assert not a.owns(room.room_id)
+    fresh = await b.locate(room.code)
+    assert isinstance(fresh, Room) and fresh.status is RoomStatus.PLAYING
+    assert fresh.match is not None and fresh.match.seed == room.match.seed  # type: ignore[union-attr]
+
+
+async def _holding(room: Room) -> bool:
+    return room._holding is not None
+
+
+# ---------------------------------------------------------------- the scan for rooms to take
+
+
+async def test_the_scan_looks_only_at_rooms_due_and_takes_a_dead_owners(
+    nodes: list[ClusterNode],
+) -> None:
+    a, b = nodes
+    b.leases.ttl_ms = 60_000  # b's leases outlive the test: only a's (paused) one ends
+    room, _, _ = await playing_room(a)
+    other, _, _ = await playing_room(b)
+    assert room.room_id not in await b.leases.due()  # a's lease is alive yet
+    await until(lambda: _due(b, room.room_id))  # a's lease ended: its room is due
+    assert await b.leases.due() == [room.room_id]
+    assert await b.scan_once() == 1 and b.owns(room.room_id)
+    assert await b.leases.due() == []  # taken: due again only when b's lease would end
+    assert b.owns(other.room_id)
+
+
+async def test_a_room_let_go_is_due_at_once(nodes: list[ClusterNode]) -> None:
+    a, b = nodes
+    a.leases.ttl_ms = 60_000  # a's lease would not end during the test
+    room, _, _ = await playing_room(a)
+    assert room.room_id not in await b.leases.due()
+    await a.let_go(room.room_id)
+    assert await b.leases.due() == [room.room_id]  # not at its lease's end: now
+    assert await b.scan_once() == 1 and b.owns(room.room_id)
+
+
+async def _due(node: ClusterNode, room_id: str) -> bool:
+    return room_id in await node.leases.due()

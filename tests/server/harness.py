@@ -7,7 +7,6 @@ import contextlib
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -17,15 +16,10 @@ from typing import Any
 import httpx
 import websockets
 
+from jokeapp.bench.loopback import Loopback, free_port
 from tests.heldview import held_view, with_defaults
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def masked_text_frame(text: str) -> bytes:
@@ -39,7 +33,7 @@ def masked_text_frame(text: str) -> bytes:
     return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
 
 
-class ServerProcess:
+class ServerProcess(Loopback):
     def __init__(self, db: str, bot_delay: float = 0.01, extra: tuple[str, ...] = ()) -> None:
         self.db = db
         self.bot_delay = bot_delay
@@ -51,14 +45,6 @@ class ServerProcess:
             if "://" not in db
             else Path("/tmp/joke-server.log")
         )
-
-    @property
-    def base(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws_base(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
 
     def start(self) -> None:
         args = [

@@ -14,7 +14,8 @@ import websockets
 from prometheus_client.parser import text_string_to_metric_families
 from websockets.frames import Frame, Opcode
 
-from tests.server.harness import Api, Client, ServerProcess, free_port, race_policy
+from jokeapp.bench.loopback import free_port
+from tests.server.harness import Api, Client, ServerProcess, race_policy
 
 NODE = "node-test-1"
 

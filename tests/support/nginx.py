@@ -10,13 +10,15 @@ reason shown, where nginx is not installed (``make test`` installs it).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from jokeapp.bench import nginx as runner
-from jokeapp.bench.nginx import DEPLOY_CONF, Routing, free_port, nginx_binary, render
+from jokeapp.bench.loopback import free_port
+from jokeapp.bench.nginx import DEPLOY_CONF, Nginx, Routing, nginx_binary, render
 
 __all__ = ["DEPLOY_CONF", "Nginx", "free_port", "nginx_binary", "render", "require_nginx"]
 
@@ -29,26 +31,15 @@ def require_nginx() -> str:
     return binary
 
 
-class Nginx(runner.Nginx):
-    def __init__(
-        self,
-        nodes: Sequence[str],
-        workdir: Path,
-        conf: Path = DEPLOY_CONF,
-        *,
-        routing: Routing = "hash",
-    ) -> None:
+class SkippingNginx(Nginx):
+    """The runner, made only where nginx is installed (else the test skips)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         require_nginx()
-        super().__init__(nodes, workdir, conf, routing=routing)
+        super().__init__(*args, **kwargs)
 
 
-@contextlib.contextmanager
 def running_nginx(
     nodes: Sequence[str], workdir: Path, *, routing: Routing = "hash"
-) -> Iterator[Nginx]:
-    lb = Nginx(nodes, workdir, routing=routing)
-    lb.start()
-    try:
-        yield lb
-    finally:
-        lb.stop()
+) -> contextlib.AbstractContextManager[Nginx]:
+    return runner.running_nginx(nodes, workdir, routing=routing, kind=SkippingNginx)
