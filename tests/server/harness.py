@@ -20,6 +20,7 @@ from jokeapp.bench.loopback import Loopback, free_port
 from tests.heldview import held_view, with_defaults
 
 ROOT = Path(__file__).resolve().parents[2]
+START_LIMIT = 120  # seconds a server process may take to answer /api/health
 
 
 def masked_text_frame(text: str) -> bytes:
@@ -67,7 +68,9 @@ class ServerProcess(Loopback):
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         log = self.log_path.open("ab")
         self.proc = subprocess.Popen(args, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
+        # a cap for a process that hangs, not a measure: on a loaded machine the start (imports,
+        # migrations, Redis) has taken over 30 s, so this waits for health up to two minutes
+        deadline = time.monotonic() + START_LIMIT
         while time.monotonic() < deadline:
             try:
                 if httpx.get(f"{self.base}/api/health", timeout=1).status_code == 200:
@@ -77,7 +80,9 @@ class ServerProcess(Loopback):
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited: {self.log_path.read_text()[-2000:]}")
             time.sleep(0.1)
-        raise RuntimeError("server did not start")
+        raise RuntimeError(
+            f"server did not start in {START_LIMIT} s: {self.log_path.read_text()[-2000:]}"
+        )
 
     def kill(self) -> None:
         """SIGKILL: no shutdown, no flush; what was committed is all there is."""
