@@ -80,6 +80,7 @@ class ServerProcess(Loopback):
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited: {self.log_path.read_text()[-2000:]}")
             time.sleep(0.1)
+        self.kill()  # not left running behind the failed test
         raise RuntimeError(
             f"server did not start in {START_LIMIT} s: {self.log_path.read_text()[-2000:]}"
         )
