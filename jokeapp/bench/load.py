@@ -47,9 +47,9 @@ from typing import Any
 
 import httpx
 import msgspec
-import websockets
+from websockets.exceptions import InvalidHandshake
 
-from jokeapp.bench import serverside
+from jokeapp.bench import serverside, wsclient
 from jokeapp.bench.loopback import free_port
 from jokeapp.bench.machine import describe
 from jokeapp.bench.nginx import Nginx, Routing
@@ -169,44 +169,40 @@ class Seat:
         self.host = host
         self.seq = 0
         self.waiting: tuple[int, float, list[dict[str, Any]]] | None = None
-        self.ws: Any = None
+        self.ws: wsclient.Socket | None = None
         self.status = "lobby"
         self.view: dict[str, Any] | None = None  # as patched by every update
         self.my_turn = False  # the last update or snapshot named this seat pending
         self.sent: dict[str, Any] = {}  # the last action sent
 
-    async def run(self) -> None:
-        while True:
-            try:
-                while True:
-                    data = await self.ws.recv(decode=False)
-                    await self.on(data)
-            except websockets.ConnectionClosed as exc:
-                if self.gen.closing:
-                    return
-                if self.ws.close_code != RECONNECT:
-                    self.gen.error()
-                    code = exc.rcvd.code if exc.rcvd is not None else None
-                    self.gen.dropped[code] = self.gen.dropped.get(code, 0) + 1
-                    return
-            # the room moved (a cluster hands it to the node holding its sockets): like a
-            # person's client, connect again with the token and carry on from the snapshot
-            window = self.gen.window.value
-            if window > 0:
-                self.gen.stats(window).reconnects += 1
-            try:
-                await self.connect()
-            except (OSError, websockets.WebSocketException):
-                self.gen.error()
-                return
+    def closed(self, code: int | None) -> None:
+        """Its socket closed (``code``: the close code received, None without a close frame)."""
+        gen = self.gen
+        if gen.closing:
+            return
+        if code != RECONNECT:
+            gen.error()
+            gen.dropped[code] = gen.dropped.get(code, 0) + 1
+            return
+        # the room moved (a cluster hands it to the node holding its sockets): like a
+        # person's client, connect again with the token and carry on from the snapshot
+        window = gen.window.value
+        if window > 0:
+            gen.stats(window).reconnects += 1
+        gen.spawn(self.reconnect())
+
+    async def reconnect(self) -> None:
+        try:
+            await self.connect()
+        except (OSError, InvalidHandshake):  # TimeoutError is an OSError
+            self.gen.error()
 
     async def connect(self) -> None:
-        self.ws = await websockets.connect(
-            self.url, max_size=2**22, ping_interval=None, open_timeout=120
-        )
-        await self.ws.send(_encode({"type": "auth", "token": self.token}))
+        # every message is handed to ``on`` as it arrives, within the socket's read
+        self.ws = await wsclient.connect(self.url, self.on, self.closed, max_size=2**22)
+        self.ws.send(_encode({"type": "auth", "token": self.token}))
 
-    async def on(self, data: bytes) -> None:
+    def on(self, data: bytes) -> None:
         gen = self.gen
         window = gen.window.value
         message = _decode(data)
@@ -228,7 +224,7 @@ class Seat:
                     rest = [self.sent, *rest]
                 self.waiting = None
                 if rest:
-                    await self.send(rest)
+                    self.send(rest)
             return
         if kind not in ("update", "snapshot"):
             return
@@ -261,9 +257,9 @@ class Seat:
                 self.room.played.add(window)
             self.waiting = None
         self.my_turn = any(p.player == self.player for p in message.pending)
-        await self.decide()
+        self.decide()
 
-    async def decide(self) -> None:
+    def decide(self) -> None:
         """Acts if it is this seat's turn and nothing of it is on its way."""
         gen = self.gen
         if self.waiting is not None or self.status != "playing" or self.view is None:
@@ -273,19 +269,18 @@ class Seat:
         candidates = marble_policy(self.view, self.player)
         if candidates and gen.think > 0:
             self.waiting = (-1, 0.0, [])  # thinking: nothing else goes out meanwhile
-            asyncio.get_running_loop().call_later(
-                gen.think, lambda: gen.spawn(self.send(candidates))
-            )
+            gen.loop.call_later(gen.think, self.send, candidates)
         elif candidates:
-            await self.send(candidates)
+            self.send(candidates)
 
-    async def send(self, candidates: list[dict[str, Any]]) -> None:
+    def send(self, candidates: list[dict[str, Any]]) -> None:
         self.seq += 1
         self.sent = candidates[0]
         self.waiting = (self.seq, time.perf_counter(), candidates[1:])
-        frame = _encode({"type": "action", "clientSeq": self.seq, "action": candidates[0]})
-        with contextlib.suppress(websockets.ConnectionClosed):
-            await self.ws.send(frame.decode())
+        if self.ws is not None:  # closed meanwhile: the frame is lost, as a person's would be
+            self.ws.send(
+                _encode({"type": "action", "clientSeq": self.seq, "action": candidates[0]})
+            )
 
 
 class Generator:
@@ -310,11 +305,13 @@ class Generator:
         self.windows: dict[int, WindowStats] = {}
         self.acked: list[tuple[str, str, int]] = []  # (room id, player, clientSeq) acknowledged
         self.sem = asyncio.Semaphore(concurrency)
+        self.loop = asyncio.get_running_loop()
         self.tasks: set[asyncio.Task[Any]] = set()
         self.closing = False
         self.dropped: dict[int | None, int] = {}  # sockets the server closed, by close code
         self.cpu_window, self.cpu_mark = 0, 0.0  # the window being charged, CPU at its open
         self.gc_began = 0.0
+        self.watcher: asyncio.TimerHandle | None = None
 
     def error(self) -> None:
         """Counts something unexpected in the open window (outside windows it shows as rooms not playing)."""
@@ -394,16 +391,13 @@ class Generator:
     async def grow(self, total: int) -> int:
         """Opens and starts rooms until there are ``total``; returns once every room played."""
         new = await asyncio.gather(*[self.open_room() for _ in range(total - len(self.rooms))])
-        for room in new:
-            for seat in room.seats:
-                self.spawn(seat.run())
         # Started first, played after: rooms already playing at full speed would make the
         # later starts wait behind them (past nginx's 60 s on a busy machine).
         await asyncio.gather(*[self.post(f"/api/rooms/{r.code}/start", r.token) for r in new])
         for room in new:
             room.held = False
             for seat in room.seats:
-                await seat.decide()
+                seat.decide()
         self.rooms.extend(new)
         deadline = time.monotonic() + PLAYING_TIMEOUT
         while not all(room.ever_played for room in self.rooms):
@@ -437,16 +431,18 @@ class Generator:
                 self.stats(self.cpu_window).cpu_s += cpu - self.cpu_mark
             self.cpu_window, self.cpu_mark = now, cpu
 
-    async def watch_cpu(self) -> None:
+    def watch_cpu(self, due: float = 0.0) -> None:
         """Reads the shared flag often, so each window's CPU time starts and ends with it; and
-        records how late each of these wake-ups came (the generator's loop lag)."""
-        while True:
-            self.sync_cpu()
-            due = time.perf_counter() + WATCH_INTERVAL
-            await asyncio.sleep(WATCH_INTERVAL)
+        records how late each of these wake-ups came (the generator's loop lag). A timer's
+        callback that sets the next one (not a task sleeping): a look costs little."""
+        if due:
             window = self.window.value
             if window > 0:
                 self.stats(window).loop_lag.append(max(0.0, time.perf_counter() - due))
+        self.sync_cpu()
+        self.watcher = self.loop.call_later(
+            WATCH_INTERVAL, self.watch_cpu, time.perf_counter() + WATCH_INTERVAL
+        )
 
     def time_gc(self, phase: str, info: dict[str, Any]) -> None:
         """A ``gc.callbacks`` entry: this process's collector passes, in the open window."""
@@ -464,7 +460,8 @@ class Generator:
     async def close(self) -> None:
         self.closing = True
         await asyncio.gather(
-            *[seat.ws.close() for room in self.rooms for seat in room.seats], return_exceptions=True
+            *[seat.ws.close() for room in self.rooms for seat in room.seats if seat.ws],
+            return_exceptions=True,
         )
         for task in list(self.tasks):
             task.cancel()
@@ -518,7 +515,7 @@ async def _commands(
             for a in addresses
         ]
         gen = Generator(addresses, http, window, think, bots, concurrency)
-        watcher = asyncio.create_task(gen.watch_cpu())
+        gen.watch_cpu()
         # The generator holds thousands of seats' views: with CPython's own collector its full
         # passes stalled its loop for ~0.5 s (its lag), which the latencies then included.
         GENERATOR_GC.apply()
@@ -533,7 +530,8 @@ async def _commands(
             elif command == "acked":
                 conn.send(("acked", gen.acked))
             else:
-                watcher.cancel()
+                if gen.watcher is not None:
+                    gen.watcher.cancel()
                 collector.cancel()
                 await gen.close()
                 conn.send(("stopped", None))

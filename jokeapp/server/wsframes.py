@@ -60,6 +60,20 @@ def frame(payload: bytes) -> bytes:
     return _HEADER_64.pack(_TEXT_FIN, 127, size) + payload
 
 
+def masked_frame(payload: bytes, mask: bytes, first: int = _TEXT_FIN) -> bytes:
+    """A whole client frame carrying ``payload``, masked with the four bytes of ``mask`` as a
+    client must (RFC 6455 section 5.3): the load generator's (``jokeapp.bench.wsclient``), the
+    mirror of ``frame``. ``first``: the frame's first byte (default: FIN, text)."""
+    size = len(payload)
+    if size < 126:
+        head = bytes((first, 0x80 | size))
+    elif size < 65536:
+        head = _HEADER_16.pack(first, 0x80 | 126, size)
+    else:
+        head = _HEADER_64.pack(first, 0x80 | 127, size)
+    return head + mask + apply_mask(payload, mask)
+
+
 class FramingProtocol(WebSocketsSansIOProtocol):
     """``ws=`` of uvicorn's Config: see the module's text."""
 
