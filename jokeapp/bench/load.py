@@ -10,7 +10,7 @@ action accepted. Each window reports, for exactly the same interval:
 - accepted actions per second; latency from an action sent to the update that acknowledges it
   (p50, p99, max);
 - server CPU per accepted action (the server's /proc/PID/stat at the window's open and close)
-  and the load generator's CPU per action (its processes' CPU time over the same window);
+  and the load generator's CPU per action (its processes' /proc/PID/stat, read alongside);
 - bytes of an update frame as received by a seat (median, p99);
 - the server's RSS and RSS per room (above the idle server's).
 
@@ -28,6 +28,7 @@ import argparse
 import asyncio
 import contextlib
 import gc
+import importlib.util
 import multiprocessing as mp
 import os
 import resource
@@ -39,6 +40,7 @@ import sys
 import tempfile
 import time
 from array import array
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from math import nan
@@ -60,8 +62,12 @@ from jokeapp.server.collector import Collector, GcPolicy
 SEATS = 4  # marble rooms of four
 CONCURRENCY = 100  # requests (and connection openings) in flight per generator process
 PLAYING_TIMEOUT = 300.0  # seconds a grown set of rooms has to have every room playing
-GENERATOR_GC = GcPolicy()  # the server's collector policy (docs/server.md, "The collector")
-WATCH_INTERVAL = 0.005  # seconds between a generator's looks at the window flag (and its lag)
+# the server's collector policy (docs/server.md, "The collector"), its young passes 4 a second,
+# not 10: each one also reads the heap's size (sys.getallocatedblocks walks every pool: ~1 ms
+# at 1,000 rooms' views) and wakes the loop
+GENERATOR_GC = GcPolicy(young_every=0.25)
+THINK_TICK = 0.01  # seconds: a thinking seat acts at most this late (Thinking)
+WATCH_INTERVAL = 0.02  # seconds between two looks at a generator's loop lag (each one a wake-up)
 
 
 def marble_policy(view: dict[str, Any], me: str) -> list[dict[str, Any]]:
@@ -138,7 +144,6 @@ class WindowStats:
     errors: int = 0  # anything unexpected: an error not answering an action, a dropped socket, …
     reconnects: int = 0  # sockets the server closed with "reconnect" (a room moving), reopened
     rooms_playing: int = 0
-    cpu_s: float = 0.0
     # how late this process's event loop woke up (seconds): the generator's own share of the
     # latencies above, had its loop been busy with other seats or without a core
     loop_lag: array[float] = field(default_factory=lambda: array("d"))
@@ -269,7 +274,7 @@ class Seat:
         candidates = marble_policy(self.view, self.player)
         if candidates and gen.think > 0:
             self.waiting = (-1, 0.0, [])  # thinking: nothing else goes out meanwhile
-            gen.loop.call_later(gen.think, self.send, candidates)
+            gen.thinking.add(self, candidates)
         elif candidates:
             self.send(candidates)
 
@@ -281,6 +286,40 @@ class Seat:
             self.ws.send(
                 _encode({"type": "action", "clientSeq": self.seq, "action": candidates[0]})
             )
+
+
+class Thinking:
+    """Every thinking seat of a process, on one timer: each acts ``think`` seconds after it
+    began, or up to ``THINK_TICK`` later. At a human pace a timer per seat woke the loop for
+    nearly every action (a wake-up costs tens of µs here); this one wakes it at most once a
+    tick. The think time is the same for every seat, so the queue is in order of its due."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, think: float) -> None:
+        self.loop = loop
+        self.think = think
+        self.queue: deque[tuple[float, Seat, list[dict[str, Any]]]] = deque()
+        self.timer: asyncio.TimerHandle | None = None
+
+    def add(self, seat: Seat, candidates: list[dict[str, Any]]) -> None:
+        due = self.loop.time() + self.think
+        self.queue.append((due, seat, candidates))
+        if self.timer is None:
+            self.timer = self.loop.call_at(due, self.fire)
+
+    def fire(self) -> None:
+        now = self.loop.time()
+        queue = self.queue
+        while queue and queue[0][0] <= now:
+            _, seat, candidates = queue.popleft()
+            seat.send(candidates)
+        self.timer = (
+            self.loop.call_at(max(queue[0][0], now + THINK_TICK), self.fire) if queue else None
+        )
+
+    def cancel(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+        self.queue.clear()
 
 
 class Generator:
@@ -306,10 +345,10 @@ class Generator:
         self.acked: list[tuple[str, str, int]] = []  # (room id, player, clientSeq) acknowledged
         self.sem = asyncio.Semaphore(concurrency)
         self.loop = asyncio.get_running_loop()
+        self.thinking = Thinking(self.loop, think)
         self.tasks: set[asyncio.Task[Any]] = set()
         self.closing = False
         self.dropped: dict[int | None, int] = {}  # sockets the server closed, by close code
-        self.cpu_window, self.cpu_mark = 0, 0.0  # the window being charged, CPU at its open
         self.gc_began = 0.0
         self.watcher: asyncio.TimerHandle | None = None
 
@@ -422,24 +461,14 @@ class Generator:
         finally:
             room.rematching = False
 
-    def sync_cpu(self) -> None:
-        """Charges this process's CPU time to the window that just closed, if one did."""
-        now = self.window.value
-        if now != self.cpu_window:
-            cpu = time.process_time()
-            if self.cpu_window > 0:
-                self.stats(self.cpu_window).cpu_s += cpu - self.cpu_mark
-            self.cpu_window, self.cpu_mark = now, cpu
-
     def watch_cpu(self, due: float = 0.0) -> None:
-        """Reads the shared flag often, so each window's CPU time starts and ends with it; and
-        records how late each of these wake-ups came (the generator's loop lag). A timer's
-        callback that sets the next one (not a task sleeping): a look costs little."""
+        """Records how late each of its wake-ups came, in the open window: the generator's loop
+        lag. A timer's callback that sets the next one (not a task sleeping): a look costs
+        little."""
         if due:
             window = self.window.value
             if window > 0:
                 self.stats(window).loop_lag.append(max(0.0, time.perf_counter() - due))
-        self.sync_cpu()
         self.watcher = self.loop.call_later(
             WATCH_INTERVAL, self.watch_cpu, time.perf_counter() + WATCH_INTERVAL
         )
@@ -452,7 +481,6 @@ class Generator:
             self.stats(window).gc_pauses.append(time.perf_counter() - self.gc_began)
 
     def report(self, window: int) -> WindowStats:
-        self.sync_cpu()  # the window may have closed since the watcher last looked
         stats = self.windows.pop(window, WindowStats())
         stats.rooms_playing = sum(window in room.played for room in self.rooms)
         return stats
@@ -489,6 +517,11 @@ def _worker(
     if cores and hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, cores)
     _raise_open_files()
+    if importlib.util.find_spec("sniffio") is None:
+        # httpcore runs ``import sniffio`` for every request; a failed import is not cached,
+        # so each one searched sys.path again: ~1 ms of CPU a request, most of the
+        # generator's CPU while rooms open. Known absent: it falls back to asyncio at once.
+        sys.modules["sniffio"] = None  # type: ignore[assignment]
     with contextlib.suppress(ImportError):
         import uvloop
 
@@ -532,6 +565,7 @@ async def _commands(
             else:
                 if gen.watcher is not None:
                     gen.watcher.cancel()
+                gen.thinking.cancel()
                 collector.cancel()
                 await gen.close()
                 conn.send(("stopped", None))
@@ -719,6 +753,10 @@ class Generators:
             replies.append(value)
         return replies
 
+    @property
+    def pids(self) -> list[int]:
+        return [proc.pid for proc in self.procs if proc.pid is not None]
+
     def grow(self, rooms: int) -> None:
         """Shares ``rooms`` between the processes; returns when every room is playing."""
         n = self.count
@@ -778,6 +816,7 @@ def measure_window(
     metrics_open = serverside.scrape(server.addresses)  # before the CPU: its cost is outside
     counters_open = probe(server) if probe else {}
     cpu_open = sum(cpu_seconds(pid) for pid in server.pids)
+    generator_open = sum(cpu_seconds(pid) for pid in generators.pids)
     wait_open = sum(run_queue_wait_s(pid) for pid in server.pids)
     started = time.perf_counter()
     generators.window.value = number
@@ -785,6 +824,7 @@ def measure_window(
     generators.window.value = 0
     elapsed = time.perf_counter() - started
     server_cpu = sum(cpu_seconds(pid) for pid in server.pids) - cpu_open  # every node's
+    generator_cpu = sum(cpu_seconds(pid) for pid in generators.pids) - generator_open
     server_wait = sum(run_queue_wait_s(pid) for pid in server.pids) - wait_open
     own = serverside.window_figures(metrics_open, serverside.scrape(server.addresses))
     rss = sum(rss_kib(pid) for pid in server.pids)
@@ -808,7 +848,7 @@ def measure_window(
         "server_cpu_ms_per_action": per_action(server_cpu),
         "server_cpu_share": server_cpu / elapsed,
         "server_wait_share": server_wait / elapsed,
-        "generator_cpu_ms_per_action": per_action(sum(part.cpu_s for part in parts)),
+        "generator_cpu_ms_per_action": per_action(generator_cpu),
         "update_bytes_p50": _quantile(sizes, 0.5),
         "update_bytes_p99": _quantile(sizes, 0.99),
         "rss_mib": rss / 1024,
