@@ -118,3 +118,37 @@ def test_a_capacity_row_shows_the_server_s_own_figures_and_the_generator_s_lag()
     assert shown["GC passes (total, longest; CPU)"] == "600 (450 ms, ≤ 10 ms; 420 ms, ≤ 5 ms)"
     failed = table([{"rooms": 1000, "failed": "not started"}]).splitlines()[2]
     assert failed.count("|") == header.count("|")  # the failed row has every column
+
+
+def test_thinking_seats_act_in_order_each_after_its_think_time() -> None:
+    from typing import Any, cast
+
+    from jokeapp.bench.load import Seat, Thinking
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        thinking = Thinking(loop, 0.05)
+        acted: list[tuple[str, float, float]] = []
+        done = asyncio.Event()
+
+        class FakeSeat:
+            def __init__(self, name: str) -> None:
+                self.name = name
+                self.began = 0.0
+
+            def send(self, candidates: list[dict[str, Any]]) -> None:
+                acted.append((self.name, self.began, loop.time()))
+                if len(acted) == 3:
+                    done.set()
+
+        for name in ("a", "b", "c"):
+            seat = FakeSeat(name)
+            seat.began = loop.time()
+            thinking.add(cast(Seat, seat), [{"type": "ROLL"}])
+            await asyncio.sleep(0.01)
+        await asyncio.wait_for(done.wait(), 30)  # a hang guard only
+        assert [name for name, _, _ in acted] == ["a", "b", "c"]
+        assert all(at >= began + 0.05 for _, began, at in acted)
+        assert thinking.timer is None and not thinking.queue  # nothing left armed
+
+    asyncio.run(main())
