@@ -130,17 +130,20 @@ def next_to_answer(state: DalmutiState, after: str) -> str | None:
     out, while any of them still has to answer the top set; None when none has to (everyone
     with cards, bar whoever played it, has passed since it or is locked out): the trick ends."""
     order = state.order
-    seats = len(order)
-    place = order.index(after) + 1 - seats  # a negative index: order[place] wraps around
+    place = order.index(after) + 1 - len(order)  # a negative index: order[place] wraps around
     player = order[place]
     trick = state.trick
-    hands, answered, locked = state.hands, trick.passes_since_top, trick.locked_out
-    by = trick.top.by  # type: ignore[union-attr]  # a follow has a top
-    # the usual case (four moves in five): the next seat still has to answer
-    if hands[player] and player not in answered and player != by and player not in locked:
+    if (  # the usual case (four moves in five): the next seat still has to answer
+        state.hands[player]
+        and player not in trick.passes_since_top
+        and player != trick.top.by  # type: ignore[union-attr]  # a follow has a top
+        and player not in trick.locked_out
+    ):
         return player
+    hands, answered, locked = state.hands, trick.passes_since_top, trick.locked_out
+    by = trick.top.by  # type: ignore[union-attr]
     following: str | None = None
-    for offset in range(place, place + seats):  # every seat from the next, ``after`` last
+    for offset in range(place, place + len(order)):  # every seat from the next, ``after`` last
         player = order[offset]
         if not hands[player] or player in locked:
             continue
