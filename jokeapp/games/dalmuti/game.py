@@ -13,6 +13,7 @@ from jokeapp.games.dalmuti import legal, serial, timeouts, view_legal
 from jokeapp.games.dalmuti import view as views
 from jokeapp.games.dalmuti.actions import action_type, cards_from_hand, declared, reject
 from jokeapp.games.dalmuti.bots import BOTS
+from jokeapp.games.dalmuti.data import CARD_IDS
 from jokeapp.games.dalmuti.options import OPTIONS, DalmutiOptions
 from jokeapp.games.dalmuti.presentation import presentation_pause
 from jokeapp.games.dalmuti.revolution import check_confirm, confirm_hand
@@ -51,7 +52,7 @@ def apply_play_or_pass(state: DalmutiState, actor: str, kind: str, action: Actio
         return pass_turn(state, actor)
     cards = cards_from_hand(action, state.hands[actor])
     rank = check_play(state, actor, cards)
-    return play(state, actor, cards, rank, list(action["cardIds"]))
+    return play(state, actor, cards, rank, [CARD_IDS[card] for card in cards])
 
 
 def apply_confirm(state: DalmutiState, actor: str, action: Action) -> list[Event]:

@@ -38,7 +38,7 @@ def jester_count(hand: list[int]) -> int:
     """Jesters sort last in a sorted hand (and most hands hold none)."""
     if not hand or hand[-1] < FIRST_JESTER:
         return 0
-    return 1 if len(hand) == 1 or hand[-2] < FIRST_JESTER else 2
+    return len(hand) - bisect_left(hand, FIRST_JESTER)
 
 
 def play_choices(counts: list[int], top: Play | None) -> list[Choice]:

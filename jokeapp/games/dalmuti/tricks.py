@@ -80,8 +80,8 @@ def check_pass(state: DalmutiState) -> None:
 def play(
     state: DalmutiState, actor: str, cards: tuple[int, ...], rank: int, card_ids: list[str]
 ) -> list[Event]:
-    """Plays ``cards`` (checked) of ``rank``; ``card_ids`` are their ids, in the same order
-    (the action's own list, copied: the event's)."""
+    """Plays ``cards`` (checked) of ``rank``; ``card_ids`` are their ids in the same order, a
+    list of the caller's making that the event keeps (the fast path copies the action's)."""
     hand = state.hands[actor]
     for card in cards:
         hand.remove(card)
