@@ -43,8 +43,9 @@ STAGES: list[tuple[str, tuple[str, ...]]] = [
     ("    encoding (protocol.encode)", ("encode (jokeapp/wire/protocol.py)",)),
     ("    socket writes (WsConnection.send; its writer task while a socket is full)",
      ("WsConnection.send (", "WsConnection._write_loop (")),
-    ("store commit loop (SqlStore._write_loop: the hop to the SQLite thread)", ("SqlStore._write_loop (",)),
-    ("SQLite thread (SqliteBatches._work; aiosqlite's worker for reads)",
+    ("store commit loop (SqlStore._write_loop; a SQLite file's commit runs in it)", ("SqlStore._write_loop (",)),
+    ("  SQLite commit (SqliteBatches._transaction)", ("SqliteBatches._transaction (",)),
+    ("SQLite thread (SqliteBatches._work: checkpoints; aiosqlite's worker for reads)",
      ("SqliteBatches._work (", "_connection_worker_thread (")),
     ("event loop itself (uvloop: socket I/O, callbacks; self time of Runner.run)", ()),
 ]  # fmt: skip

@@ -86,7 +86,10 @@ def test_profile_shares_come_from_the_collapsed_stacks() -> None:
     assert inclusive["Room._run (jokeapp/rooms/room.py)"] == 4
     assert own["Match.apply (jokeapp/rooms/match.py)"] == 3
     assert stages["  apply (Match.apply: rules)"] == 3
-    assert stages["SQLite thread (SqliteBatches._work; aiosqlite's worker for reads)"] == 6
+    assert (
+        stages["SQLite thread (SqliteBatches._work: checkpoints; aiosqlite's worker for reads)"]
+        == 6
+    )
 
 
 def test_the_memory_tool_counts_what_idle_rooms_hold_mid_match() -> None:
