@@ -117,7 +117,10 @@ class SqliteBatches:
 
     async def close(self) -> None:
         if self._conn is not None:
-            await self._run(self._checkpoint)
+            try:
+                await self._run(self._checkpoint)  # the WAL into the database file
+            except sqlite3.Error as exc:  # still in the WAL: the next start reads it
+                log.warning("SQLite checkpoint at close failed: %r", exc)
             await self._run(self._conn.close)
             self._conn = None
         if self._checkpoints is not None:
