@@ -138,3 +138,25 @@ async def test_absence_counters_are_kept_per_match_and_upserted(sql_store: SqlSt
     await sql_store.save_absence(AbsenceRow("r1", 2, "p2", 2, 2, 5, 2))
     loaded = await sql_store.load_room("r1")
     assert loaded is not None and loaded.absences == [AbsenceRow("r1", 2, "p2", 2, 2, 5, 2)]
+
+
+async def test_a_batch_of_actions_is_one_request_on_postgresql(sql_store: SqlStore) -> None:
+    await sql_store.save_room(RoomRow("r1", "ABCDEF", "race", {}, "playing", 1, "p1", 1.5))
+    await sql_store.begin_match(MatchRow("r1", 1, 7, ["p1"], {}))
+    assert await sql_store.claim_room("r1", 1, "a")
+    sql_store.commit_spacing = 0.2  # the actions below wait together for the next commit
+    await sql_store.append_action(ActionRow("r1", 1, 1, 1, "p1", {"n": 1}, False, 1, 2.5))
+    before = sql_store.round_trips
+    await asyncio.gather(
+        *(
+            sql_store.append_action(ActionRow("r1", 1, n, n, "p1", {"n": n}, n == 3, None, None))
+            for n in (2, 3, 4)
+        )
+    )
+    if sql_store.engine.dialect.name == "postgresql":
+        assert sql_store.round_trips - before == 1  # no BEGIN, fence, INSERT and COMMIT apart
+    stored = await sql_store.match_log("r1", 1)
+    assert stored is not None
+    assert [(x.step, x.auto, x.client_seq, x.at) for x in stored[1]] == [
+        (1, False, 1, 2.5), (2, False, None, None), (3, True, None, None), (4, False, None, None)
+    ]  # fmt: skip
