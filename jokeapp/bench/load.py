@@ -30,6 +30,7 @@ import contextlib
 import gc
 import multiprocessing as mp
 import os
+import random
 import resource
 import shlex
 import signal
@@ -274,7 +275,7 @@ class Seat:
         if candidates and gen.think > 0:
             self.waiting = (-1, 0.0, [])  # thinking: nothing else goes out meanwhile
             asyncio.get_running_loop().call_later(
-                gen.think, lambda: gen.spawn(self.send(candidates))
+                gen.thinking(), lambda: gen.spawn(self.send(candidates))
             )
         elif candidates:
             await self.send(candidates)
@@ -299,12 +300,18 @@ class Generator:
         think: float,
         bots: int,
         concurrency: int = CONCURRENCY,
+        think_spread: float = 0.0,
     ) -> None:
         self.addresses = addresses  # the nodes: room k is opened on node k, its seats go round
         self.http = http
         self.opened = 0
         self.window = window  # shared with the parent: >0 while window N is open
         self.think = think
+        # each think drawn from think × [1 - spread, 1 + spread] (same mean): with one fixed
+        # think every room started together acts together, in waves a think apart, and a
+        # window then counts two waves or three by its phase, not by the server's speed
+        self.think_spread = think_spread
+        self.random = random.Random(os.getpid())
         self.bots = bots
         self.rooms: list[Room] = []
         self.windows: dict[int, WindowStats] = {}
@@ -315,6 +322,12 @@ class Generator:
         self.dropped: dict[int | None, int] = {}  # sockets the server closed, by close code
         self.cpu_window, self.cpu_mark = 0, 0.0  # the window being charged, CPU at its open
         self.gc_began = 0.0
+
+    def thinking(self) -> float:
+        """Seconds a seat thinks before this action."""
+        if not self.think_spread:
+            return self.think
+        return self.think * self.random.uniform(1 - self.think_spread, 1 + self.think_spread)
 
     def error(self) -> None:
         """Counts something unexpected in the open window (outside windows it shows as rooms not playing)."""
@@ -488,6 +501,7 @@ def _worker(
     bots: int,
     cores: set[int] | None,
     concurrency: int,
+    think_spread: float = 0.0,
 ) -> None:
     if cores and hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, cores)
@@ -497,7 +511,7 @@ def _worker(
 
         uvloop.install()
     try:
-        asyncio.run(_commands(address, conn, window, think, bots, concurrency))
+        asyncio.run(_commands(address, conn, window, think, bots, concurrency, think_spread))
     except BaseException as exc:  # the parent reports it instead of waiting forever
         with contextlib.suppress(Exception):
             conn.send(("error", f"{type(exc).__name__}: {exc}"))
@@ -505,7 +519,13 @@ def _worker(
 
 
 async def _commands(
-    address: str, conn: Any, window: Any, think: float, bots: int, concurrency: int
+    address: str,
+    conn: Any,
+    window: Any,
+    think: float,
+    bots: int,
+    concurrency: int,
+    think_spread: float = 0.0,
 ) -> None:
     loop = asyncio.get_running_loop()
     limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
@@ -517,7 +537,7 @@ async def _commands(
             )
             for a in addresses
         ]
-        gen = Generator(addresses, http, window, think, bots, concurrency)
+        gen = Generator(addresses, http, window, think, bots, concurrency, think_spread)
         watcher = asyncio.create_task(gen.watch_cpu())
         # The generator holds thousands of seats' views: with CPython's own collector its full
         # passes stalled its loop for ~0.5 s (its lag), which the latencies then included.
@@ -581,6 +601,7 @@ def split_cores() -> tuple[set[int] | None, set[int] | None]:
 class Setup:
     port: int = 0  # 0: a free port
     think: float = 0.0
+    think_spread: float = 0.0  # each think drawn from think × [1 - spread, 1 + spread]
     bots: int = 0  # seats per room played by the server's bots
     bot_delay: float = 0.0
     rate: float = 1000.0  # WebSocket messages per second per connection the server allows
@@ -698,7 +719,8 @@ class Generators:
             parent, child = ctx.Pipe()
             proc = ctx.Process(
                 target=_worker,
-                args=(address, child, self.window, setup.think, setup.bots, cores, setup.concurrency),
+                args=(address, child, self.window, setup.think, setup.bots, cores, setup.concurrency,
+                      setup.think_spread),
                 daemon=True,
             )  # fmt: skip
             proc.start()

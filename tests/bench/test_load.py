@@ -8,6 +8,7 @@ import math
 import subprocess
 import sys
 
+from jokeapp.bench import load
 from jokeapp.bench.capacity import held
 from jokeapp.bench.loopback import free_port
 from jokeapp.bench.memory import measure
@@ -118,3 +119,13 @@ def test_a_capacity_row_shows_the_server_s_own_figures_and_the_generator_s_lag()
     assert shown["GC passes (total, longest; CPU)"] == "600 (450 ms, ≤ 10 ms; 420 ms, ≤ 5 ms)"
     failed = table([{"rooms": 1000, "failed": "not started"}]).splitlines()[2]
     assert failed.count("|") == header.count("|")  # the failed row has every column
+
+
+def test_a_spread_think_keeps_its_mean_and_stays_in_its_range() -> None:
+    fixed = load.Generator([], [], None, think=2.0, bots=0)
+    assert {fixed.thinking() for _ in range(5)} == {2.0}  # no spread: exactly the think
+    spread = load.Generator([], [], None, think=2.0, bots=0, think_spread=0.5)
+    drawn = [spread.thinking() for _ in range(4000)]
+    assert all(1.0 <= x <= 3.0 for x in drawn)
+    assert abs(sum(drawn) / len(drawn) - 2.0) < 0.05  # the same load offered on average
+    assert max(drawn) - min(drawn) > 1.8  # the rooms' moments drift apart: no waves
