@@ -255,7 +255,12 @@ class SqlStore:
             raw = await conn.get_raw_connection()
             driver: Any = raw.driver_connection
             self.round_trips += 1
-            rows = await driver.fetch(self._append_sql, rooms, *columns, epochs)
+            try:
+                rows = await driver.fetch(self._append_sql, rooms, *columns, epochs)
+            except Exception:
+                if driver.is_closed():  # lost: the pool must not hand it out again
+                    await conn.invalidate()
+                raise
         held = {row[0]: row[1] for row in rows}
         return {
             i
