@@ -179,6 +179,8 @@ async def test_appends_come_back_after_postgresql_dropped_the_connections(
     admin = await asyncpg.connect(str(sql_store.engine.url).replace("+asyncpg", ""))
     try:
         await admin.execute("SELECT pg_terminate_backend($1)", pid)  # as a restart would
+        while await admin.fetchval("SELECT count(*) FROM pg_stat_activity WHERE pid = $1", pid):
+            await asyncio.sleep(0.01)  # the backend ends a moment after it is told to
     finally:
         await admin.close()
     accepted: list[int] = []
