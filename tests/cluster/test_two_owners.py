@@ -322,10 +322,13 @@ async def test_the_scan_looks_only_at_rooms_due_and_takes_a_dead_owners(
     nodes: list[ClusterNode],
 ) -> None:
     a, b = nodes
-    b.leases.ttl_ms = 60_000  # b's leases outlive the test: only a's (paused) one ends
+    a.leases.ttl_ms = b.leases.ttl_ms = 60_000  # no lease ends by chance on a busy machine
     room, _, _ = await playing_room(a)
     other, _, _ = await playing_room(b)
     assert room.room_id not in await b.leases.due()  # a's lease is alive yet
+    # a's last renewal before its pause: its lease ends a moment later (b's outlives the test)
+    a.leases.ttl_ms = 100
+    assert await a.leases.renew({room.room_id: a.owned[room.room_id].epoch}) == set()
     await until(lambda: _due(b, room.room_id))  # a's lease ended: its room is due
     assert await b.leases.due() == [room.room_id]
     assert await b.scan_once() == 1 and b.owns(room.room_id)
