@@ -25,6 +25,7 @@ from jokeapp.server.collector import GcPolicy
 from jokeapp.server.settings import Settings
 from jokeapp.server.wsframes import FramingProtocol
 from jokeapp.telemetry import logs
+from jokeapp.telemetry.metrics import Metrics
 from jokeapp.wire.protocol import MAX_MESSAGE_BYTES
 
 LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
@@ -192,6 +193,9 @@ def main(args: argparse.Namespace) -> int:
     if "://" not in args.db and args.db != ":memory:":
         Path(args.db).expanduser().parent.mkdir(parents=True, exist_ok=True)
     app = create_app(settings)
+    pinged = keepalive.Tally()  # the sweep's pings and drops, read by /metrics
+    metrics: Metrics = app.state.metrics
+    metrics.watch_keepalive(lambda: pinged.pings, lambda: pinged.dropped)
     config = uvicorn.Config(
         app,
         host=args.host,
@@ -209,7 +213,9 @@ def main(args: argparse.Namespace) -> int:
         # + 3 s after its last frame by default; server/keepalive.py). uvicorn's own
         # per-socket ping timers are off. The protocol under it is uvicorn's websockets-sansio
         # with data frames the short way (server/wsframes.py).
-        ws=keepalive.protocol(args.ws_ping, args.ws_ping_timeout, base=FramingProtocol),
+        ws=keepalive.protocol(
+            args.ws_ping, args.ws_ping_timeout, base=FramingProtocol, tally=pinged
+        ),
         ws_ping_interval=None,
         ws_ping_timeout=None,
         timeout_graceful_shutdown=2,

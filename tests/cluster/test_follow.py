@@ -13,7 +13,7 @@ import httpx
 
 from jokeapp.core.record import verify_record
 from tests.cluster.test_nodes import GAMES, in_order, owner, until
-from tests.server.harness import Api, Client, ServerProcess, race_policy
+from tests.server.harness import Api, Client, ServerProcess, race_policy, scrape
 from tests.support.nginx import running_nginx
 
 
@@ -22,10 +22,7 @@ async def _owned_by(http: httpx.AsyncClient, via: ServerProcess, code: str, name
 
 
 async def _relayed(http: httpx.AsyncClient, node: ServerProcess) -> int:
-    text = (await http.get(f"{node.base}/metrics")).text
-    found = re.search(r"^joke_relayed_sockets (\S+)$", text, re.M)
-    assert found, "no joke_relayed_sockets in /metrics"
-    return int(float(found.group(1)))
+    return int((await scrape(http, f"{node.base}/metrics"))[("joke_relayed_sockets", ())])
 
 
 async def test_the_room_moves_to_the_node_holding_most_of_its_sockets_mid_game(

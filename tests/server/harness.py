@@ -15,6 +15,7 @@ from typing import Any
 
 import httpx
 import websockets
+from prometheus_client.parser import text_string_to_metric_families
 
 from jokeapp.bench.loopback import Loopback, free_port
 from tests.heldview import held_view, with_defaults
@@ -288,6 +289,26 @@ def race_policy(
     if view["phase"] == "confirm":
         return [{"type": "confirm"}]
     return [{"type": "step", "n": 2}]
+
+
+# every sample of a /metrics answer: (name, sorted labels) -> value
+Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
+
+
+def samples(text: str) -> Samples:
+    """Every sample of a /metrics answer (Prometheus text format), parsed by prometheus-client."""
+    out: Samples = {}
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            out[(sample.name, tuple(sorted(sample.labels.items())))] = sample.value
+    return out
+
+
+async def scrape(http: httpx.AsyncClient, url: str = "/metrics") -> Samples:
+    """A server's /metrics, every sample (``url``: another node's, for a client of no base)."""
+    r = await http.get(url)
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/plain")
+    return samples(r.text)
 
 
 class Api:
