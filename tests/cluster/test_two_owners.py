@@ -345,3 +345,36 @@ async def test_a_room_let_go_is_due_at_once(nodes: list[ClusterNode]) -> None:
 
 async def _due(node: ClusterNode, room_id: str) -> bool:
     return room_id in await node.leases.due()
+
+
+async def _live(node: ClusterNode, room_id: str) -> bool:
+    """The room is in the live set (its score: when its lease ends unless renewed)."""
+    return await node.leases.client.zscore(node.leases._live, room_id) is not None
+
+
+async def test_a_rematched_room_is_live_again_and_taken_over_when_its_owner_dies(
+    nodes: list[ClusterNode],
+) -> None:
+    a, b = nodes
+    room, tokens, conns = await playing_room(a)
+    assert await _live(a, room.room_id)
+    mover = turn(room)
+    concede = {"type": "CONCEDE"}
+    await room.call(cmd.ClientAction(conns[mover], next_seq(room, f"p{mover + 1}"), concede))
+    assert room.status is RoomStatus.FINISHED
+    await a.renew_once()
+    assert not await _live(a, room.room_id)  # finished: nothing for a dead owner's heirs
+
+    info = await room.call(cmd.Rematch(tokens[0]))
+    assert info.status == "playing"
+    await a.renew_once()
+    assert await _live(a, room.room_id)  # playing again: live again, scored by a's lease
+
+    await a.manager.drop(room.room_id)  # a dies: its copy is gone, its lease runs out
+    await until(lambda: _due(b, room.room_id))
+    assert await b.scan_once() == 1 and b.owns(room.room_id)  # found by the scan alone
+    fresh = b.manager.rooms[room.room_id]
+    assert fresh.status is RoomStatus.PLAYING and fresh.series.number == 2  # the rematch
+    assert await b.store.room_owner(room.room_id) == (2, "b")
+    await b.renew_once()
+    assert await _live(b, room.room_id) and await b.leases.due() == []
