@@ -25,7 +25,7 @@ from jokeapp.rooms.room import Room
 from jokeapp.rooms.status import RoomStatus
 from jokeapp.store.api import Store
 from tests.cluster.conftest import REDIS_URL
-from tests.rooms.conftest import FakeConn, all_games, next_seq
+from tests.rooms.conftest import FakeConn, all_games, confirm_all, next_seq, seated_room
 
 TTL = 0.5  # seconds a lease lives unrenewed
 
@@ -54,15 +54,10 @@ async def nodes(two_nodes: list[Store], redis_prefix: str) -> AsyncIterator[list
 
 
 async def playing_room(node: ClusterNode) -> tuple[Room, list[str], list[FakeConn]]:
-    room, host, _ = await node.manager.create("race", {}, "n1")
-    guest, _ = await room.call(cmd.Join("n2", "player"))
-    conns = [FakeConn(), FakeConn()]
-    for conn, token in zip(conns, (host, guest), strict=True):
-        await room.call(cmd.Connect(conn, token))
-    await room.call(cmd.Start(host))
-    for conn in conns:
-        await room.call(cmd.ClientAction(conn, 1, {"type": "confirm"}))
-    return room, [host, guest], conns
+    """A race on ``node``, both players connected and past their confirms."""
+    room, tokens, conns = await seated_room(node.manager)
+    await confirm_all(room, conns)
+    return room, tokens, conns
 
 
 def turn(room: Room) -> int:
