@@ -4,8 +4,9 @@ node processes on this machine's PostgreSQL and Redis."""
 
 from __future__ import annotations
 
+import asyncio
 import secrets
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,14 @@ __all__ = ["two_nodes"]  # two nodes' stores on the same data (memory, SQLite, P
 REDIS_URL = "redis://127.0.0.1:6379/0"
 LEASE_TTL = 3.0  # seconds; a dead node's rooms move within TTL + 1 s scan + the rebuild
 MOVE_LIMIT = 10.0  # what docs/cluster.md promises after a kill -9
+
+
+async def until(condition: Callable[[], Awaitable[bool]], limit: float = 10.0) -> None:
+    """Polls ``condition`` (Redis, the store, a node's answer) until it holds; fails after
+    ``limit`` seconds: a guard against a hang, not a measure."""
+    async with asyncio.timeout(limit):
+        while not await condition():
+            await asyncio.sleep(0.02)
 
 
 @pytest.fixture

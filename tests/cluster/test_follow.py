@@ -12,7 +12,8 @@ from typing import Any
 import httpx
 
 from jokeapp.core.record import verify_record
-from tests.cluster.test_nodes import GAMES, in_order, owner, until
+from tests.cluster.conftest import until
+from tests.cluster.test_nodes import GAMES, in_order, owner
 from tests.server.harness import Api, Client, ServerProcess, race_policy, scrape
 from tests.support.nginx import running_nginx
 

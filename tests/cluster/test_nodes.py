@@ -9,8 +9,8 @@ replay gives. Every wait is on a condition (with an upper limit), never a sleep.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
+import functools
 import time
 from typing import Any
 
@@ -19,7 +19,7 @@ import pytest
 
 from jokeapp.core.record import verify_record
 from jokeapp.rooms.manager import installed_games
-from tests.cluster.conftest import MOVE_LIMIT
+from tests.cluster.conftest import MOVE_LIMIT, until
 from tests.rooms.fakegame import GAME as RACE
 from tests.server.harness import (
     Api,
@@ -46,12 +46,6 @@ async def owner(http: httpx.AsyncClient, node: ServerProcess, code: str) -> str 
         if r.status_code == 200:
             return str(r.json()["node"])
     return None
-
-
-async def until(condition: Any, limit: float) -> None:
-    async with asyncio.timeout(limit):
-        while not await condition():
-            await asyncio.sleep(0.05)
 
 
 async def open_table(
@@ -107,7 +101,7 @@ async def test_kill_9_of_the_owner_moves_its_rooms_and_loses_no_acknowledged_act
         a.kill()
         killed_at = time.monotonic()
         for code, _, _ in tables:
-            await until(lambda code=code: _moved(http, b, code), MOVE_LIMIT)
+            await until(functools.partial(_moved, http, b, code), MOVE_LIMIT)
         assert time.monotonic() - killed_at < MOVE_LIMIT
 
         # those that were on a reconnect (through another node) with their tokens
@@ -174,7 +168,7 @@ async def test_sigterm_hands_the_rooms_over_and_no_one_loses_their_seat(
         b.proc.terminate()
         assert b.proc.wait(10) is not None  # it exits within 10 s
         for code, _, _ in tables:
-            await until(lambda code=code: _moved_off(http, a, code, "b"), MOVE_LIMIT)
+            await until(functools.partial(_moved_off, http, a, code, "b"), MOVE_LIMIT)
 
         after: list[tuple[str, list[Client]]] = []
         for code, room_id, clients in tables:

@@ -9,7 +9,7 @@ started, so the test decides when a node renews (a paused node never does).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable
 from typing import Any
 
 import pytest
@@ -24,17 +24,10 @@ from jokeapp.rooms.manager import RoomManager
 from jokeapp.rooms.room import Room
 from jokeapp.rooms.status import RoomStatus
 from jokeapp.store.api import Store
-from tests.cluster.conftest import REDIS_URL
+from tests.cluster.conftest import REDIS_URL, until
 from tests.rooms.conftest import FakeConn, all_games, confirm_all, next_seq, seated_room
 
 TTL = 0.5  # seconds a lease lives unrenewed
-
-
-async def until(condition: Callable[[], Awaitable[bool]], limit: float = 10.0) -> None:
-    """Waits for the condition (polling Redis or the store), failing after ``limit`` s."""
-    async with asyncio.timeout(limit):
-        while not await condition():
-            await asyncio.sleep(0.02)
 
 
 @pytest.fixture
