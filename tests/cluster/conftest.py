@@ -5,14 +5,19 @@ node processes on this machine's PostgreSQL and Redis."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
+from typing import Any
 
+import httpx
 import pytest
 import redis.asyncio as aioredis
 
-from tests.server.harness import ServerProcess
+from jokeapp.core.record import verify_record
+from tests.rooms.conftest import all_games
+from tests.server.harness import Client, ServerProcess
 from tests.store.conftest import _reachable_pg, two_nodes
 
 __all__ = ["two_nodes"]  # two nodes' stores on the same data (memory, SQLite, PostgreSQL)
@@ -28,6 +33,33 @@ async def until(condition: Callable[[], Awaitable[bool]], limit: float = 10.0) -
     async with asyncio.timeout(limit):
         while not await condition():
             await asyncio.sleep(0.02)
+
+
+async def owner_of(http: httpx.AsyncClient, base: str, code: str) -> str | None:
+    """The owner's name as `GET /api/rooms/{code}` at ``base`` (a node, nginx) reports it;
+    None while the room is between owners."""
+    with contextlib.suppress(httpx.HTTPError, KeyError, ValueError):
+        r = await http.get(f"{base}/api/rooms/{code}")
+        if r.status_code == 200:
+            return str(r.json()["node"])
+    return None
+
+
+def in_order(acked: list[dict[str, Any]], steps: list[dict[str, Any]]) -> bool:
+    """Every acknowledged action is in the log, in the order it was acknowledged."""
+    it = iter(steps)
+    return all(any(step == action for step in it) for action in acked)
+
+
+def assert_the_log_holds(record: dict[str, Any], clients: list[Client]) -> None:
+    """The match's record replays to itself, and every action a client had acknowledged is
+    in it, in that order: nothing acknowledged was lost or applied twice."""
+    assert verify_record(all_games()[record["game"]], record) == [], record["game"]
+    for cl in clients:
+        theirs = [
+            s["action"] for s in record["steps"] if s["actor"] == cl.player_id and not s["auto"]
+        ]
+        assert in_order([action for _, action in cl.acked], theirs), cl.player_id
 
 
 @pytest.fixture

@@ -86,6 +86,14 @@ class ServerProcess(Loopback):
             f"server did not start in {START_LIMIT} s: {self.log_path.read_text()[-2000:]}"
         )
 
+    def __enter__(self) -> ServerProcess:
+        """``with ServerProcess(...) as server:`` started, and stopped whatever happens."""
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
     def kill(self) -> None:
         """SIGKILL: no shutdown, no flush; what was committed is all there is."""
         if self.proc is not None and self.proc.poll() is None:
@@ -146,6 +154,15 @@ class Client:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self.task
+
+    async def reconnect_via(self, server: ServerProcess) -> Client:
+        """The same person on a new socket through ``server`` (this one is closed): the same
+        token and policy, and what they sent and had acknowledged carried over."""
+        await self.close()
+        fresh = Client(server, self.room_id, self.token, self.player_id, self.policy)
+        fresh.acked, fresh.sent_actions = self.acked, self.sent_actions
+        await fresh.connect()
+        return fresh
 
     async def send(self, message: dict[str, Any]) -> None:
         await self.ws.send(json.dumps(message))

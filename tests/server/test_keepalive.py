@@ -162,14 +162,9 @@ def test_the_bound_is_interval_plus_one_sweep_plus_timeout() -> None:
 @contextlib.contextmanager
 def pinging(tmp_path: Path, timeout: str) -> Iterator[ServerProcess]:
     """A server that pings a socket silent for 0.2 s and gives it ``timeout`` s to answer."""
-    proc = ServerProcess(
-        str(tmp_path / "joke.sqlite3"), extra=("--ws-ping", "0.2", "--ws-ping-timeout", timeout)
-    )
-    proc.start()
-    try:
+    extra = ("--ws-ping", "0.2", "--ws-ping-timeout", timeout)
+    with ServerProcess(str(tmp_path / "joke.sqlite3"), extra=extra) as proc:
         yield proc
-    finally:
-        proc.stop()
 
 
 @pytest.fixture

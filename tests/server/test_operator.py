@@ -22,13 +22,9 @@ NODE = "node-test-1"
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[ServerProcess]:
     """A server that logs at INFO (JSON lines in its log file) and wants auth within 0.5 s."""
-    proc = ServerProcess(
-        str(tmp_path / "joke.sqlite3"),
-        extra=("--log-level", "info", "--node", NODE, "--auth-seconds", "0.5"),
-    )
-    proc.start()
-    yield proc
-    proc.stop()
+    extra = ("--log-level", "info", "--node", NODE, "--auth-seconds", "0.5")
+    with ServerProcess(str(tmp_path / "joke.sqlite3"), extra=extra) as proc:
+        yield proc
 
 
 def log_lines(server: ServerProcess) -> list[dict[str, Any]]:
