@@ -1,8 +1,9 @@
 """`python -m jokeapp.bench --write BENCHMARKS.md` (what `make bench` runs).
 
-Engines, then the server load test, the capacity ramp and the server profile, each in its
-own process (the engine figures pin their process to one core; the server tools pin a server
-to one core and their generator to the others). Each section names the command that made it.
+Engines, the commands' start-up, then the server load test, the capacity ramp and the server
+profile, each in its own process (the engine figures pin their process to one core; the
+server tools pin a server to one core and their generator to the others). Each section names
+the command that made it.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from jokeapp.bench.machine import describe, pin_to_one_core
 
 SECTIONS = (
     "engines",
+    "startup",
     "tournaments",
     "load",
     "capacity",
@@ -29,6 +31,7 @@ SECTIONS = (
 )
 HEADINGS = {  # how each section's Markdown begins
     "engines": "## Engines",
+    "startup": "## Start-up",
     "tournaments": "## Bot tournaments",
     "load": "## Room server load",
     "capacity": "## Capacity",
@@ -109,6 +112,7 @@ def tool_commands(args: argparse.Namespace) -> dict[str, tuple[str, list[str]]]:
         "profile": ("profile", [*profile, "--label", "after"]),
         "tournaments": ("tournaments", quick + [f"--skip={name}" for name in args.skip_match]),
         "cluster": ("cluster", quick),
+        "startup": ("startup", quick),
     }
 
 

@@ -40,3 +40,15 @@ def test_every_tool_takes_the_arguments_make_bench_gives_it(
         except SystemExit as refused:
             pytest.fail(f"{name}: jokeapp.bench.{module} refused {extra} (exit {refused.code})")
         pytest.fail(f"{name}: jokeapp.bench.{module} never parsed its arguments")
+
+
+def test_the_start_up_section_names_each_command_with_its_cpu() -> None:
+    from jokeapp.bench import startup
+
+    figures = startup.measure(1)
+    assert [name for name, _ in figures] == [name for name, _ in startup.COMMANDS]
+    assert all(len(ms) == 1 and ms[0] > 0 for _, ms in figures)  # a real process's CPU
+    lines = startup.section(1, figures)
+    assert lines[0].startswith(bench.HEADINGS["startup"])
+    assert "`python -m jokeapp.bench.startup --runs 1`" in lines[2]
+    assert sum(line.startswith("| `joke ") for line in lines) == len(startup.COMMANDS)
