@@ -18,7 +18,7 @@ import redis.asyncio as aioredis
 from jokeapp.core.record import verify_record
 from tests.rooms.conftest import all_games
 from tests.server.harness import Client, ServerProcess
-from tests.store.conftest import _reachable_pg, two_nodes
+from tests.store.conftest import own_pg_schema, two_nodes
 
 __all__ = ["two_nodes"]  # two nodes' stores on the same data (memory, SQLite, PostgreSQL)
 
@@ -83,19 +83,8 @@ async def redis_prefix() -> AsyncIterator[str]:
 @pytest.fixture
 async def pg_schema() -> AsyncIterator[tuple[str, str]]:
     """(url, schema): a PostgreSQL schema of this test's own, dropped after."""
-    url = await _reachable_pg()
-    if url is None:
-        pytest.skip("PostgreSQL at 127.0.0.1:5432 (database test) is not reachable")
-    import asyncpg  # type: ignore[import-untyped]
-
-    schema = f"t_{secrets.token_hex(6)}"
-    admin = await asyncpg.connect(url)
-    await admin.execute(f"CREATE SCHEMA {schema}")
-    try:
-        yield url, schema
-    finally:
-        await admin.execute(f"DROP SCHEMA {schema} CASCADE")
-        await admin.close()
+    async with own_pg_schema() as found:
+        yield found
 
 
 def node_process(url: str, schema: str, prefix: str, name: str, log_dir: Path) -> ServerProcess:
