@@ -30,7 +30,7 @@ from jokeapp.bench.load import (
     running,
 )
 from jokeapp.bench.machine import describe
-from jokeapp.bench.serverside import bound_ms
+from jokeapp.bench.serverside import bound_ms, process_counters
 
 DEFAULT_STEPS = [500, 1000, 2000, 3000, 4000, 5000]
 
@@ -78,7 +78,9 @@ def ramp(
             grown = time.monotonic() - started
             rate = (rooms - before) / max(grown, 1e-3)
             time.sleep(settle)
-            row = measure_window(server, generators, number, step_seconds)
+            row = measure_window(
+                server, generators, number, step_seconds, lambda s: process_counters(s.pids)
+            )
             row["grow_s"] = grown
             row["held"] = held(row, p99_ms)
             rows.append(row)
@@ -90,7 +92,9 @@ def ramp(
                 f"lag p99 {row['generator_lag_p99_ms']:.1f} ms, max {row['generator_lag_max_ms']:.1f} ms, "
                 f"its longest GC pass {row['generator_gc_max_ms']:.1f} ms), "
                 f"{row['rooms_playing']} playing, {row['errors']} errors, server "
-                f"{row['server_cpu_share']:.0%} busy, {row['server_wait_share']:.0%} waiting for a core",
+                f"{row['server_cpu_share']:.0%} busy, {row['server_wait_share']:.0%} waiting for a core, "
+                f"{row['loop_woke_per_action']:.2f} loop wake-ups and "
+                f"{row['threads_woke_per_action']:.2f} other threads' per action",
                 file=sys.stderr,
             )
             if not row["held"]:
@@ -102,12 +106,14 @@ def table(rows: list[dict[str, Any]]) -> str:
     lines = [
         "| rooms | playing | actions/s | p50 | p99 | max | server's own p99 | store wait p99 | server loop lag max "
         "| GC passes (total, longest; CPU) | generator lag p99 / max | server CPU/action | generator CPU/action "
+        "| server user / system per action "
+        "| server switches per action: loop woke / preempted, other threads woke "
         "| server busy / waiting | update bytes p50 | server RSS | RSS per room | errors | held |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for r in rows:
         if "failed" in r:
-            lines.append(f"| {r['rooms']:,} |" + " — |" * 17 + f" {r['failed']} |")
+            lines.append(f"| {r['rooms']:,} |" + " — |" * 19 + f" {r['failed']} |")
             continue
         lines.append(
             f"| {r['rooms']:,} | {r['rooms_playing']:,} | {r['actions_per_s']:,.0f} | {_ms(r['p50_ms'])} "
@@ -118,6 +124,9 @@ def table(rows: list[dict[str, Any]]) -> str:
             f"{r['gc_cpu_ms']:,.0f} ms, {bound_ms(r['gc_cpu_max_ms'])}) "
             f"| {_ms(r['generator_lag_p99_ms'])} / {_ms(r['generator_lag_max_ms'])} "
             f"| {r['server_cpu_ms_per_action']:.2f} ms | {r['generator_cpu_ms_per_action']:.2f} ms "
+            f"| {r['user_ms_per_action']:.2f} / {r['system_ms_per_action']:.2f} ms "
+            f"| {r['loop_woke_per_action']:.2f} / {r['loop_preempted_per_action']:.2f}, "
+            f"{r['threads_woke_per_action']:.2f} "
             f"| {r['server_cpu_share']:.0%} / {r['server_wait_share']:.0%} | {r['update_bytes_p50']:,.0f} B | {r['rss_mib']:,.0f} MiB "
             f"| {r['kib_per_room']:,.0f} KiB | {r['errors']} | {'yes' if r['held'] else 'no'} |"
         )
@@ -150,7 +159,9 @@ def section(args: argparse.Namespace, rows: list[dict[str, Any]], setup: Setup) 
         f"every room has had an action accepted, settles {args.settle:g} s and measures "
         f"{args.step_seconds:g} s. A step holds with p99 under {args.p99_ms:g} ms, no error and every "
         f"room playing. Busy / waiting: the server's CPU time and its time ready to run without a "
-        f"core (other processes), as shares of the window. Result: {verdict}.",
+        f"core (other processes), as shares of the window. Switches: the server's context switches per "
+        f"accepted action, its event loop's thread (woke: it blocked and woke; preempted: it lost "
+        f"the core) and its other threads' wake-ups. Result: {verdict}.",
         "",
         table(rows),
     ]

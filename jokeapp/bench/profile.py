@@ -6,6 +6,7 @@ the process (no instrumentation overhead, the SQLite thread included) and skips 
 so a function's share is its share of the server's busy CPU time.
 
     python -m jokeapp.bench.profile --rooms 100 --seconds 20
+    python -m jokeapp.bench.profile --human --rooms 1000    # capacity's pace (2 s, a bot a room)
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -43,8 +45,9 @@ STAGES: list[tuple[str, tuple[str, ...]]] = [
     ("    encoding (protocol.encode)", ("encode (jokeapp/wire/protocol.py)",)),
     ("    socket writes (WsConnection.send; its writer task while a socket is full)",
      ("WsConnection.send (", "WsConnection._write_loop (")),
-    ("store commit loop (SqlStore._write_loop: the hop to the SQLite thread)", ("SqlStore._write_loop (",)),
-    ("SQLite thread (SqliteBatches._work; aiosqlite's worker for reads)",
+    ("store commit loop (SqlStore._write_loop; a SQLite file's commit runs in it)", ("SqlStore._write_loop (",)),
+    ("  SQLite commit (SqliteBatches._transaction)", ("SqliteBatches._transaction (",)),
+    ("SQLite thread (SqliteBatches._work: checkpoints; aiosqlite's worker for reads)",
      ("SqliteBatches._work (", "_connection_worker_thread (")),
     ("event loop itself (uvloop: socket I/O, callbacks; self time of Runner.run)", ()),
 ]  # fmt: skip
@@ -150,12 +153,14 @@ def profile(rooms: int, seconds: float, warmup: float, setup: Setup) -> tuple[di
 def section(args: argparse.Namespace, row: dict[str, Any], raw: str, top: int) -> list[str]:
     total, inclusive, own, stages = aggregate(raw)
     per_action_ms = row["server_cpu_ms_per_action"]
+    pace = "human-pace (the capacity run's)" if getattr(args, "human", False) else "full-speed"
     lines = [
         f"## Profile ({args.label})",
         "",
         f"`python -m jokeapp.bench.profile --rooms {args.rooms} --seconds {args.seconds:g} "
-        f"--label {args.label}` — py-spy "
-        f"(200 Hz, every thread, idle samples skipped) on the server during a full-speed window of "
+        f"--label {args.label}{' --human' if pace != 'full-speed' else ''}` — py-spy "
+        f"(200 Hz, every thread, idle samples skipped) on the server during a "
+        f"{pace} window of "
         f"{args.rooms} rooms: {row['actions_per_s']:,.0f} actions/s, {per_action_ms:.2f} ms of server "
         f"CPU per accepted action, {total:,} samples. Share = samples with the function on the stack "
         f"(inclusive) or on top (self) / all busy samples; ms/action = share × CPU per action.",
@@ -208,6 +213,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--top", type=int, default=30, help="functions listed per table")
     parser.add_argument("--raw", type=Path, help="also keep py-spy's collapsed stacks here")
     parser.add_argument(
+        "--human",
+        action="store_true",
+        help="at the capacity run's human pace: three seats think 2 s, one server bot (1 s)",
+    )
+    parser.add_argument(
         "--label",
         choices=("before", "after"),
         default="after",
@@ -219,6 +229,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     setup = Setup(port=args.port, generators=args.generators, db=args.db, pin=not args.no_pin)
+    if args.human:  # the pace of jokeapp.bench.capacity
+        setup = replace(setup, think=2.0, bots=1, bot_delay=1.0, rate=20.0)
     row, raw = profile(args.rooms, args.seconds, args.warmup, setup)
     if args.raw:
         args.raw.write_text(raw, encoding="utf-8")

@@ -11,9 +11,11 @@ its bucket: the figures are the upper bounds of the buckets they fall in.
 from __future__ import annotations
 
 import math
+import os
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
 import httpx
 from prometheus_client.parser import text_string_to_metric_families
@@ -121,3 +123,30 @@ def bound_ms(value: float) -> str:
     if math.isinf(value):
         return "> top bucket"
     return f"≤ {value:g} ms"
+
+
+def process_counters(pids: Iterable[int]) -> dict[str, float]:
+    """The servers' CPU split (user and system, ms) and their context switches, the event
+    loop's thread (the main one) apart from the others (SQLite's, the bots' workers …): a
+    voluntary switch is a block and a wake-up (waiting in epoll, on a queue, in a sleep), a
+    nonvoluntary one a thread that wanted the core and lost it (/proc/PID/task/*/stat, status).
+    A probe of ``load.measure_window``: each becomes a figure per accepted action."""
+    tick = os.sysconf("SC_CLK_TCK")
+    names = ("user_ms", "system_ms", "loop_woke", "loop_preempted")
+    out = dict.fromkeys((*names, "threads_woke", "threads_preempted"), 0.0)
+    for pid in pids:
+        for task in Path(f"/proc/{pid}").glob("task/*"):
+            try:
+                fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+                status = (task / "status").read_text().splitlines()
+            except OSError:  # the thread ended meanwhile
+                continue
+            out["user_ms"] += int(fields[11]) * 1000 / tick
+            out["system_ms"] += int(fields[12]) * 1000 / tick
+            who = "loop" if task.name == str(pid) else "threads"
+            for line in status:
+                if line.startswith("voluntary_ctxt_switches:"):
+                    out[f"{who}_woke"] += int(line.split()[1])
+                elif line.startswith("nonvoluntary_ctxt_switches:"):
+                    out[f"{who}_preempted"] += int(line.split()[1])
+    return out

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import heapq
 import itertools
+import math
 import time
 from collections.abc import Callable
 from typing import Protocol
@@ -22,8 +23,20 @@ class Clock(Protocol):
     def call_later(self, delay: float, callback: Callable[[], None]) -> Timer: ...
 
 
+# Seconds: a room's timer (a bot's move, a deadline, a grace's end) fires at the end of the
+# slot of this length its due time falls in, so the timers of all the rooms due in one slot
+# fire in one wake-up of the event loop instead of one each (at a human pace most timers are
+# bots' moves: 500 a second at 5,000 rooms). A timer fires at most this much late; none early.
+TIMER_SLOT = 0.01
+
+
+def slot_end(due: float, slot: float = TIMER_SLOT) -> float:
+    """The end of the slot ``due`` falls in (``due`` itself when it is one)."""
+    return math.ceil(due / slot) * slot
+
+
 class RealClock:
-    """Wall time and the running event loop's timers."""
+    """Wall time and the running event loop's timers, in slots of ``TIMER_SLOT``."""
 
     def now(self) -> float:
         return time.time()
@@ -32,7 +45,7 @@ class RealClock:
         loop = asyncio.get_running_loop()
         if delay <= 0:
             return loop.call_soon(callback)
-        return loop.call_later(delay, callback)
+        return loop.call_at(slot_end(loop.time() + delay), callback)
 
 
 class _FakeTimer:

@@ -158,6 +158,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="a full collector pass once the heap grew by this share (default %(default)s)",
     )
     parser.add_argument(
+        "--gc-full-growth-max",
+        type=_positive,
+        default=GcPolicy().full_growth_max,
+        help="the share it doubles up to after full passes that found little (default %(default)s)",
+    )
+    parser.add_argument(
         "--no-gc-freeze",
         action="store_true",
         help="CPython's own collector scheduling: no young passes, nothing frozen",
@@ -202,6 +208,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
             freeze=not args.no_gc_freeze,
             young_every=args.gc_young_every,
             full_growth=args.gc_full_growth,
+            full_growth_max=args.gc_full_growth_max,
         ),
     )
 

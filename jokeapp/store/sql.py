@@ -172,7 +172,7 @@ class SqlStore:
         items = [(stmt, params, fence) for (stmt, params), _, fence in batch]
         try:
             if self._batches is not None:
-                self.round_trips += 1  # one hand-over to the SQLite file's own thread
+                self.round_trips += 1  # one batch of the SQLite file's own connection
                 stale = await self._batches.commit(items)
             else:
                 stale = await self._commit_engine(items)

@@ -8,6 +8,7 @@ read then, not kept up to date on every change.
 
 from __future__ import annotations
 
+import gc
 from collections import Counter as Tally
 from collections.abc import Callable, Iterable, Iterator
 
@@ -118,6 +119,14 @@ class Metrics:
             "objects the cyclic collector found unreachable (cycles reference counting missed)",
             registry=r,
         )
+        # What a full pass of the collector walks: the objects it tracks, frozen ones included
+        # (server/collector.py freezes every survivor), read at each scrape.
+        self.gc_tracked = Gauge(
+            "joke_gc_tracked_objects",
+            "objects the cyclic collector tracks (frozen and not): what a full pass walks",
+            registry=r,
+        )
+        self.gc_tracked.set_function(_tracked_objects)
         self.timeouts = Counter(
             "joke_timeouts", "decisions taken by the timeout rules", ["game"], registry=r
         )
@@ -163,6 +172,10 @@ class Metrics:
 
     def render(self) -> bytes:
         return generate_latest(self.registry)
+
+
+def _tracked_objects() -> float:
+    return float(gc.get_freeze_count() + len(gc.get_objects()))
 
 
 class GameMetrics:

@@ -86,7 +86,10 @@ def test_profile_shares_come_from_the_collapsed_stacks() -> None:
     assert inclusive["Room._run (jokeapp/rooms/room.py)"] == 4
     assert own["Match.apply (jokeapp/rooms/match.py)"] == 3
     assert stages["  apply (Match.apply: rules)"] == 3
-    assert stages["SQLite thread (SqliteBatches._work; aiosqlite's worker for reads)"] == 6
+    assert (
+        stages["SQLite thread (SqliteBatches._work: checkpoints; aiosqlite's worker for reads)"]
+        == 6
+    )
 
 
 def test_the_memory_tool_counts_what_idle_rooms_hold_mid_match() -> None:
@@ -107,7 +110,9 @@ def test_a_capacity_row_shows_the_server_s_own_figures_and_the_generator_s_lag()
         "generator_lag_max_ms": 150.0, "server_cpu_ms_per_action": 0.65,
         "generator_cpu_ms_per_action": 0.4, "server_cpu_share": 0.14, "server_wait_share": 0.06,
         "update_bytes_p50": 600.0, "rss_mib": 160.0, "kib_per_room": 150.0, "errors": 0,
-        "held": True,
+        "held": True, "user_ms_per_action": 0.5, "system_ms_per_action": 0.15,
+        "loop_woke_per_action": 2.4, "loop_preempted_per_action": 1.25,
+        "threads_woke_per_action": 0.8,
     }  # fmt: skip
     header, _, line = table([row, {"rooms": 1000, "failed": "not started"}]).splitlines()[:3]
     cells = [c.strip() for c in line.strip("|").split("|")]
@@ -116,5 +121,8 @@ def test_a_capacity_row_shows_the_server_s_own_figures_and_the_generator_s_lag()
     assert shown["server's own p99"] == "≤ 25 ms"
     assert shown["generator lag p99 / max"] == "9.5 ms / 150 ms"
     assert shown["GC passes (total, longest; CPU)"] == "600 (450 ms, ≤ 10 ms; 420 ms, ≤ 5 ms)"
+    assert shown["server user / system per action"] == "0.50 / 0.15 ms"
+    switches = "server switches per action: loop woke / preempted, other threads woke"
+    assert shown[switches] == "2.40 / 1.25, 0.80"
     failed = table([{"rooms": 1000, "failed": "not started"}]).splitlines()[2]
     assert failed.count("|") == header.count("|")  # the failed row has every column

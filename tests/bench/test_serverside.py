@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import math
+import os
+import threading
+import time
 
-from jokeapp.bench.serverside import bound_ms, parse, window_figures
+from jokeapp.bench.serverside import bound_ms, parse, process_counters, window_figures
 from jokeapp.telemetry.metrics import Metrics
 
 
@@ -40,3 +43,27 @@ def test_an_empty_window_gives_no_figure_rather_than_zero() -> None:
     assert math.isnan(figures["server_p99_ms"]) and figures["gc_passes"] == 0
     assert bound_ms(figures["server_p99_ms"]) == "—"
     assert bound_ms(25.0) == "≤ 25 ms" and bound_ms(math.inf) == "> top bucket"
+
+
+def test_a_process_s_switches_are_split_between_its_main_thread_and_the_others() -> None:
+    before = process_counters([os.getpid()])
+    slept = threading.Event()
+    finish = threading.Event()
+
+    def worker() -> None:
+        time.sleep(0.001)  # a sleep blocks: at least one voluntary switch of this thread
+        slept.set()
+        finish.wait()  # still alive (and in /proc) when the counters are read
+
+    thread = threading.Thread(target=worker)
+    thread.start()
+    slept.wait()
+    after = process_counters([os.getpid()])
+    finish.set()
+    thread.join()
+    assert after["threads_woke"] >= before["threads_woke"] + 1
+    assert after["loop_woke"] >= before["loop_woke"]
+    assert after["user_ms"] + after["system_ms"] >= before["user_ms"] + before["system_ms"]
+    assert set(after) == {
+        "user_ms", "system_ms", "loop_woke", "loop_preempted", "threads_woke", "threads_preempted",
+    }  # fmt: skip

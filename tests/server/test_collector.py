@@ -77,3 +77,23 @@ def test_the_full_pass_runs_once_the_heap_grew_and_frees_frozen_cycles() -> None
     assert collector.full_passes == 1
     assert dropped() is None
     assert collector.baseline > 1  # measured again after the full pass
+
+
+def test_a_full_pass_that_found_little_makes_the_next_wait_for_more_growth() -> None:
+    collector = Collector(GcPolicy(full_growth=0.5, full_growth_max=2.0))
+    gc.collect()  # nothing left to find
+    collector.full_pass()
+    assert collector.growth == 1.0
+    collector.full_pass()
+    collector.full_pass()
+    assert collector.growth == 2.0  # no more than the policy's most
+    walked = gc.get_freeze_count() + len(gc.get_objects())
+    gc.disable()  # none of them freed before the full pass
+    try:
+        garbage = [_dropped_cycle() for _ in range(walked // 50)]  # 2 objects each: ~4 %
+        collector.full_pass()
+    finally:
+        gc.enable()
+    assert all(ref() is None for ref in garbage)
+    assert collector.growth == 0.5  # it found garbage: back to the policy's growth
+    assert collector.full_passes == 4
