@@ -84,6 +84,9 @@ class ClusterNode:
         self.sockets: defaultdict[str, Counter[str]] = defaultdict(Counter)
         self._following: dict[str, float] = {}  # room -> when to look at its sockets again
         self.follow_after = FOLLOW_AFTER
+        self.reserve = RESERVE  # seconds a room handed over is kept for its new owner
+        self.queue_wait = SETTLE  # at most this long a handed-over room's queue is handled
+        self.command_wait = SETTLE  # at most this long a command in progress gets to finish
         self._moves: set[asyncio.Task[None]] = set()
         self._taking: defaultdict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._finished: set[str] = set()  # owned rooms already taken out of the live set
@@ -269,14 +272,14 @@ class ClusterNode:
                 await self.leases.release(room_id, owned.epoch)
 
     async def _between_commands(self, room_id: str) -> None:
-        """Lets the room's command in progress finish (at most SETTLE) and holds the next
-        ones: a room let go on purpose is not cut in the middle of a command (a start whose
+        """Lets the room's command in progress finish (at most ``command_wait``) and holds the
+        next ones: a room let go on purpose is not cut in the middle of a command (a start whose
         match is stored but not its room's status, an answer lost after its write). The
         caller drops the room right after, without waiting in between."""
         room = self.manager.rooms.get(room_id)
         if room is not None:
             with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(SETTLE):
+                async with asyncio.timeout(self.command_wait):
                     await room.hold()
 
     async def lose(self, room_id: str) -> None:
@@ -371,7 +374,7 @@ class ClusterNode:
         room = self.manager.rooms.get(room_id)
         if room is not None:
             with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(SETTLE):
+                async with asyncio.timeout(self.queue_wait):
                     await room.settle()
         await self._between_commands(room_id)
         owned = self.owned.pop(room_id, None)
@@ -383,7 +386,7 @@ class ClusterNode:
         self.handed_over += 1
         log.info("room %s: handed over to %s, which holds its sockets", room_id, node)
         with contextlib.suppress(Exception):
-            await self.leases.hand_over(room_id, owned.epoch, node, RESERVE)
+            await self.leases.hand_over(room_id, owned.epoch, node, self.reserve)
 
     # ------------------------------------------------------------ watching the owners
 

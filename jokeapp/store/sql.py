@@ -44,6 +44,12 @@ BATCH_LIMIT = 500
 # was a commit of its own (a hop to SQLite's thread and back, a WAL write, its locks); the
 # wait is at most this long, and only when another commit has just begun.
 COMMIT_SPACING = 0.005
+# PostgreSQL ends a session left idle inside a transaction this long (ms), and with it the
+# transaction and its row locks: a node frozen between its fence's SELECT … FOR UPDATE and its
+# COMMIT (a stopped VM, SIGSTOP) would otherwise hold the room's owner row, and so the claim of
+# the node taking the room over, until it wakes. A working node never idles in a transaction;
+# one paused this long has lost its leases anyway (its write is fenced, or fails: unanswered).
+IDLE_IN_TRANSACTION_MS = 5_000
 MIGRATION_LOCK = 7_270_001  # the advisory lock that serializes migrations (PostgreSQL)
 ALEMBIC_INI = Path(__file__).with_name("alembic.ini")
 
@@ -100,8 +106,10 @@ class SqlStore:
         url = database_url(db)
         kwargs: dict[str, Any] = {}
         if url.startswith("postgresql"):
+            settings = {"idle_in_transaction_session_timeout": str(IDLE_IN_TRANSACTION_MS)}
             if schema:
-                kwargs["connect_args"] = {"server_settings": {"search_path": schema}}
+                settings["search_path"] = schema
+            kwargs["connect_args"] = {"server_settings": settings}
             kwargs["pool_size"] = 5
         engine = create_async_engine(url, **kwargs)
         if url.startswith("sqlite"):

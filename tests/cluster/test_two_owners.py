@@ -66,6 +66,15 @@ async def take_over(a: ClusterNode, b: ClusterNode, room: Room) -> Room:
     return found
 
 
+def leases_outlive_the_test(*nodes: ClusterNode) -> None:
+    """For a test in which no lease may end: a lease (and a handed-over room's reservation)
+    then lasts a minute instead of ending by chance while a busy machine runs the test."""
+    for node in nodes:
+        node.ttl = 60.0
+        node.leases.ttl_ms = 60_000
+        node.reserve = 60.0
+
+
 async def _free(node: ClusterNode, room_id: str) -> bool:
     return await node.leases.holder(room_id) is None
 
@@ -188,7 +197,8 @@ async def test_a_room_follows_its_sockets_and_its_lease_is_kept_for_the_node_hol
     nodes: list[ClusterNode],
 ) -> None:
     a, b = nodes
-    a.follow_after = 0.05  # well within the lease's life: nothing renews it here
+    leases_outlive_the_test(a, b)  # nothing renews them here
+    a.follow_after = 0.05
     room, _, conns = await playing_room(a)
     a.attach(room.room_id, "a")  # a socket connected to a, two relayed by b: it stays (a
     a.attach(room.room_id, "b")  # move would close the socket on a)
@@ -281,6 +291,9 @@ async def test_a_room_handed_over_mid_start_finishes_the_start_first(
     nodes: list[ClusterNode],
 ) -> None:
     a, b = nodes
+    leases_outlive_the_test(a, b)  # the room moves by hand-over only, not at a lease's end
+    a.queue_wait = 0.05  # the start holds the queue until the gate opens: this wait ends
+    a.command_wait = 60.0  # and the start, let finish, is not cut by a busy machine
     room, host = await lobby_room(a)
     reached, gate = stall_the_status_write(a.store)
     starting = asyncio.ensure_future(room.call(cmd.Start(host)))

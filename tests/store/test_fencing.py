@@ -4,11 +4,18 @@ stores on one database, the second claiming a room the first still believes it o
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import dataclasses
+import json
+from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 
+from jokeapp.store import tables as t
 from jokeapp.store.api import ActionRow, FencedError, MatchRow, RoomRow, Store
 from jokeapp.store.sql import SqlStore
+from tests.store.conftest import sql_stores
 
 ROOM = RoomRow("r1", "ABCDEF", "race", {}, "playing", 1, "p1", 1.5)
 
@@ -123,3 +130,35 @@ async def test_one_batch_of_actions_commits_the_fresh_rooms_and_refuses_the_stal
         stored = await b.match_log(rid, 1)
         assert stored is not None and [x.step for x in stored[1]] == steps
         assert [x.action for x in stored[1]] == [{"type": "step", "n": n} for n in steps]
+
+
+async def test_an_owner_frozen_inside_its_commit_does_not_hold_the_takeover_s_claim(
+    tmp_path: Path,
+) -> None:
+    """PostgreSQL: a frozen at the worst moment, its fence's owner row locked and its COMMIT
+    not sent (a stopped VM): the server ends a's idle transaction, so b's claim goes through
+    while a is still frozen, and nothing of a's transaction is kept."""
+    async with sql_stores("postgresql", tmp_path, 2) as (a, b):
+        assert await a.claim_room("r1", 1, "a")
+        await _room(a)
+        conn = await a.engine.connect()
+        try:
+            frozen = await conn.begin()
+            owners = t.room_owners
+            await conn.execute(sa.select(owners).where(owners.c.room_id == "r1").with_for_update())
+            await conn.execute(sa.insert(t.actions), _row(action(1)))
+            # a hang guard (the server ends a's transaction after IDLE_IN_TRANSACTION_MS)
+            async with asyncio.timeout(60):
+                assert await b.claim_room("r1", 2, "b")
+            with pytest.raises(sa.exc.DBAPIError):  # a wakes up: its transaction was ended
+                await frozen.commit()
+        finally:
+            with contextlib.suppress(sa.exc.DBAPIError):
+                await conn.close()
+        assert await _steps(b) == []
+        with pytest.raises(FencedError):
+            await a.append_action(action(1))
+
+
+def _row(row: ActionRow) -> dict[str, object]:
+    return {**dataclasses.asdict(row), "action": json.dumps(row.action)}
