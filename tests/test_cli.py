@@ -59,6 +59,34 @@ def test_serve_takes_each_deployment_flag_from_the_environment(
     assert (args.port, args.log_level, settings.node) == (9000, "debug", "other")
 
 
+def test_every_serve_flag_that_takes_a_value_comes_from_its_variable_and_is_checked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("JOKE_DB_SCHEMA", "joke_a")
+    monkeypatch.setenv("JOKE_REDIS_PREFIX", "site")
+    monkeypatch.setenv("JOKE_LEASE_TTL", "7.5")
+    monkeypatch.setenv("JOKE_ADVERTISE", "http://10.0.0.7:8001")
+    monkeypatch.setenv("JOKE_WS_PING", "0")
+    monkeypatch.setenv("JOKE_GC_THRESHOLD", "1000,20,30")
+    settings, args = _serve_settings([])
+    assert (settings.db_schema, settings.redis_prefix, settings.lease_ttl) == (
+        "joke_a",
+        "site",
+        7.5,
+    )
+    assert settings.advertise == "http://10.0.0.7:8001"
+    assert args.ws_ping == 0.0 and settings.gc.threshold == (1000, 20, 30)  # parsed as the flag
+    settings, _ = _serve_settings(["--lease-ttl", "4"])
+    assert settings.lease_ttl == 4.0  # the flag wins
+    monkeypatch.setenv("JOKE_LEASE_TTL", "soon")
+    with pytest.raises(SystemExit):  # the flag's own error: invalid float value: 'soon'
+        _serve_settings([])
+    monkeypatch.delenv("JOKE_LEASE_TTL")
+    monkeypatch.setenv("JOKE_LOG_LEVEL", "loud")
+    with pytest.raises(SystemExit):  # not one of its choices, as the flag would be refused
+        _serve_settings([])
+
+
 def test_serve_without_redis_is_one_process_named_after_the_host(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

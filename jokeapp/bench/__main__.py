@@ -1,8 +1,9 @@
 """`python -m jokeapp.bench --write BENCHMARKS.md` (what `make bench` runs).
 
-Engines, then the server load test, the capacity ramp and the server profile, each in its
-own process (the engine figures pin their process to one core; the server tools pin a server
-to one core and their generator to the others). Each section names the command that made it.
+Engines, the commands' start-up, then the server load test, the capacity ramp and the server
+profile, each in its own process (the engine figures pin their process to one core; the
+server tools pin a server to one core and their generator to the others). Each section names
+the command that made it.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from jokeapp.bench.machine import describe, pin_to_one_core
 
 SECTIONS = (
     "engines",
+    "startup",
     "tournaments",
     "load",
     "capacity",
@@ -29,6 +31,7 @@ SECTIONS = (
 )
 HEADINGS = {  # how each section's Markdown begins
     "engines": "## Engines",
+    "startup": "## Start-up",
     "tournaments": "## Bot tournaments",
     "load": "## Room server load",
     "capacity": "## Capacity",
@@ -96,6 +99,23 @@ def tool_section(module: str, args: list[str]) -> list[str]:
     return done.stdout.rstrip().splitlines()
 
 
+def tool_commands(args: argparse.Namespace) -> dict[str, tuple[str, list[str]]]:
+    """Each section a tool measures: (its module, the arguments after ``--section``)."""
+    quick = ["--quick"] if args.quick else []
+    profile = ["--seconds", "3"] if args.quick else []
+    load_rooms = ["--rooms", *map(str, args.load_rooms)] if args.load_rooms else []
+    return {
+        "load": ("load", [*quick, *load_rooms]),
+        "capacity": ("capacity", quick),
+        "memory": ("memory", quick),
+        "profile-before": ("profile", [*profile, "--label", "before"]),
+        "profile": ("profile", [*profile, "--label", "after"]),
+        "tournaments": ("tournaments", quick + [f"--skip={name}" for name in args.skip_match]),
+        "cluster": ("cluster", quick),
+        "startup": ("startup", quick),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m jokeapp.bench")
     parser.add_argument("--write", type=Path, help="write the figures to this Markdown file")
@@ -121,7 +141,6 @@ def main(argv: list[str] | None = None) -> int:
         help="tournaments: leave out a match (jokeapp.bench.tournaments --skip)",
     )
     args = parser.parse_args(argv)
-    quick = ["--quick"] if args.quick else []
     command = "python -m jokeapp.bench" + (f" --write {args.write}" if args.write else "")
     command += " --quick" if args.quick else ""
     command += f" --load-rooms {' '.join(map(str, args.load_rooms))}" if args.load_rooms else ""
@@ -140,20 +159,9 @@ def main(argv: list[str] | None = None) -> int:
         f"Machine: {describe()}.",
     ]
     # The server tools first: the engine section pins this process to one core.
-    profile = ["--seconds", "3"] if args.quick else []
-    load_rooms = ["--rooms", *map(str, args.load_rooms)] if args.load_rooms else []
-    server_sections = {  # section: (module, its arguments)
-        "load": ("load", [*quick, *load_rooms]),
-        "capacity": ("capacity", quick),
-        "memory": ("memory", quick),
-        "profile-before": ("profile", [*profile, "--label", "before"]),
-        "profile": ("profile", [*profile, "--label", "after"]),
-        "tournaments": ("tournaments", quick + [f"--skip={name}" for name in args.skip_match]),
-        "cluster": ("cluster", quick),
-    }
     measured = {
         name: tool_section(module, extra)
-        for name, (module, extra) in server_sections.items()
+        for name, (module, extra) in tool_commands(args).items()
         if name in args.only
     }
     if "engines" in args.only:

@@ -2,8 +2,9 @@
 
 One server process (pinned to the first core, the load generator on the others) gets more
 and more marble rooms in steps (500, 1,000, 2,000 … rooms). In every room three WebSocket
-seats act at a human pace (``--think`` seconds before each decision, default 2 s: about one
-decision every 2 s per room) and one seat is a server bot at its normal delay (1 s). Each step
+seats act at a human pace (``--think`` seconds before each decision on average, default 2 s,
+each think drawn from it × [0.5, 1.5] (``load.HUMAN_SPREAD``) so that rooms started together
+drift apart instead of acting in waves: about one decision every 2 s per room) and one seat is a server bot at its normal delay (1 s). Each step
 waits until every room has had an action accepted, settles, then measures one window of
 ``--step-seconds``. The ramp stops at the first step whose p99 (action sent to its
 acknowledging update) passes ``--p99-ms``, that has an error, or in which a room did not play,
@@ -22,6 +23,7 @@ import time
 from typing import Any
 
 from jokeapp.bench.load import (
+    HUMAN_SPREAD,
     Setup,
     _ms,
     add_setup_arguments,
@@ -218,7 +220,8 @@ def main(argv: list[str] | None = None) -> int:
             "need at least one step in 1..--max-rooms, positive --step-seconds, --bots 0-3"
         )
     setup = Setup(
-        port=args.port, think=args.think, bots=args.bots, bot_delay=args.bot_delay, rate=20.0,
+        port=args.port, think=args.think, think_spread=HUMAN_SPREAD, bots=args.bots,
+        bot_delay=args.bot_delay, rate=20.0,
         generators=args.generators, db=args.db, pin=not args.no_pin, server_args=tuple(args.server_args),
     )  # fmt: skip
     rows = ramp(

@@ -19,6 +19,11 @@ the benchmark's own (``--redis own``), so nothing else shares it. Nothing lost: 
 windows, every action the generator saw acknowledged (or a new owner's snapshot confirmed) is
 looked up in the log (``actions``: room, seat, clientSeq).
 
+At a human pace each think is drawn from the pace × [0.5, 1.5] (``load.HUMAN_SPREAD``): with one fixed
+think, the rooms (all started together) acted in waves a think apart, and a short window's
+count depended on how many waves it caught. The table gives CPU per action and CPU per second:
+at a few hundred actions per second a node's fixed costs per second weigh on the first.
+
     python -m jokeapp.bench.cluster                 (what make bench runs: 1,000 rooms)
     python -m jokeapp.bench.cluster --rooms 100 --paces 0 --nodes 2 --routing hash
 """
@@ -195,6 +200,7 @@ def measure(
             redis=redis_url if config.clustered else None,
             lb=config.routing,
             concurrency=CONCURRENCY,
+            think_spread=load.HUMAN_SPREAD if think > 0 else 0.0,
         )
         ends: dict[str, Any] = {}
 
@@ -270,7 +276,13 @@ def section(args: argparse.Namespace, rows: list[dict[str, Any]]) -> list[str]:
         "reference, the room follows its sockets to that node); `round-robin`: the same file "
         "without its `hash` line. Playing: rooms with an action accepted in the window, of all "
         "rooms. CPU per action: all nodes summed; × one process: against the single process "
-        "at the same pace. Relayed: sockets relayed to another node after the windows, of all. "
+        "at the same pace: at a human pace every configuration is offered the same load (the "
+        f"same rooms, each think drawn anew from the pace × [{1 - load.HUMAN_SPREAD:g}, {1 + load.HUMAN_SPREAD:g}], "
+        "the same mean, so the rooms act at random moments rather than in waves), so "
+        "its actions/s differ only by the latency, and the ratio compares the same work; "
+        "server CPU/s: all nodes' CPU per second of the window, the per-action cost times "
+        "the rate plus every fixed cost per second (timers, renewals, scans, keepalive), which "
+        "weigh on the human pace's few actions per second. Relayed: sockets relayed to another node after the windows, of all. "
         "Round trips per accepted action, counted by the nodes (/metrics): Redis requests (a "
         "pipeline or a script is one; the benchmark's own redis-server), PostgreSQL requests "
         "(statements, BEGIN, COMMIT) and, in brackets, PostgreSQL's own count of the run "
@@ -281,9 +293,9 @@ def section(args: argparse.Namespace, rows: list[dict[str, Any]]) -> list[str]:
         f"{args.load_at_start:.1f} as it began (the ratios compare runs made back to back).",
         "",
         "| pace | setup | routing | playing | actions/s | p50 | p99 | server CPU/action "
-        "| × one process | relayed | Redis/action | PostgreSQL/action (transactions) | errors "
+        "| × one process | server CPU/s | relayed | Redis/action | PostgreSQL/action (transactions) | errors "
         "| lost |",
-        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
         routing = r["routing"] if r["label"][0] in "23456789" else "—"
@@ -299,6 +311,7 @@ def section(args: argparse.Namespace, rows: list[dict[str, Any]]) -> list[str]:
             f"| {r['rooms_playing_min']:,.0f} / {r['rooms']:,} | {r['actions_per_s']:,.0f} "
             f"| {r['p50_ms']:,.1f} ms | {r['p99_ms']:,.1f} ms "
             f"| {r['server_cpu_ms_per_action']:.3f} ms | {ratio:.2f} "
+            f"| {r['server_cpu_share'] * 1000:,.0f} ms "
             f"| {r['relayed']:,} / {r['rooms'] * load.SEATS:,} | {redis_cell} "
             f"| {r['pg_round_trips_per_action']:.2f} ({r['pg_transactions_per_action']:.3f}) "
             f"| {r['errors']:.0f} "

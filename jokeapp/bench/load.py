@@ -28,9 +28,11 @@ import argparse
 import asyncio
 import contextlib
 import gc
+import heapq
 import importlib.util
 import multiprocessing as mp
 import os
+import random
 import resource
 import shlex
 import signal
@@ -40,7 +42,6 @@ import sys
 import tempfile
 import time
 from array import array
-from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from math import nan
@@ -66,6 +67,11 @@ PLAYING_TIMEOUT = 300.0  # seconds a grown set of rooms has to have every room p
 # not 10: each one also reads the heap's size (sys.getallocatedblocks walks every pool: ~1 ms
 # at 1,000 rooms' views) and wakes the loop
 GENERATOR_GC = GcPolicy(young_every=0.25)
+# At a human pace each think is drawn from think × [1 - HUMAN_SPREAD, 1 + HUMAN_SPREAD] (same
+# mean): with every think exactly the same, rooms started together acted together, in waves a
+# think apart (the server busy 1 s, idle the next), and a window counted two waves or three by
+# its phase (407 or 562 actions/s for the same load in the cluster's 5 s windows).
+HUMAN_SPREAD = 0.5
 THINK_TICK = 0.01  # seconds: a thinking seat acts at most this late (Thinking)
 WATCH_INTERVAL = 0.02  # seconds between two looks at a generator's loop lag (each one a wake-up)
 
@@ -289,28 +295,34 @@ class Seat:
 
 
 class Thinking:
-    """Every thinking seat of a process, on one timer: each acts ``think`` seconds after it
-    began, or up to ``THINK_TICK`` later. At a human pace a timer per seat woke the loop for
-    nearly every action (a wake-up costs tens of µs here); this one wakes it at most once a
-    tick. The think time is the same for every seat, so the queue is in order of its due."""
+    """Every thinking seat of a process, on one timer: each acts its think time after it
+    began (``think()``, drawn per action), or up to ``THINK_TICK`` later. At a human pace a
+    timer per seat woke the loop for nearly every action (a wake-up costs tens of µs here);
+    this one wakes it at most once a tick. The queue is a heap by due time (a spread think
+    makes the dues come out of order)."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, think: float) -> None:
+    def __init__(self, loop: asyncio.AbstractEventLoop, think: Callable[[], float]) -> None:
         self.loop = loop
         self.think = think
-        self.queue: deque[tuple[float, Seat, list[dict[str, Any]]]] = deque()
+        self.queue: list[tuple[float, int, Seat, list[dict[str, Any]]]] = []
+        self.added = 0  # ties broken by order of arrival (seats do not compare)
         self.timer: asyncio.TimerHandle | None = None
 
     def add(self, seat: Seat, candidates: list[dict[str, Any]]) -> None:
-        due = self.loop.time() + self.think
-        self.queue.append((due, seat, candidates))
+        due = self.loop.time() + self.think()
+        self.added += 1
+        heapq.heappush(self.queue, (due, self.added, seat, candidates))
         if self.timer is None:
+            self.timer = self.loop.call_at(due, self.fire)
+        elif due < self.timer.when() - THINK_TICK:  # due well before the armed one: moved up
+            self.timer.cancel()
             self.timer = self.loop.call_at(due, self.fire)
 
     def fire(self) -> None:
         now = self.loop.time()
         queue = self.queue
         while queue and queue[0][0] <= now:
-            _, seat, candidates = queue.popleft()
+            _, _, seat, candidates = heapq.heappop(queue)
             seat.send(candidates)
         self.timer = (
             self.loop.call_at(max(queue[0][0], now + THINK_TICK), self.fire) if queue else None
@@ -333,24 +345,36 @@ class Generator:
         think: float,
         bots: int,
         concurrency: int = CONCURRENCY,
+        think_spread: float = 0.0,
     ) -> None:
         self.addresses = addresses  # the nodes: room k is opened on node k, its seats go round
         self.http = http
         self.opened = 0
         self.window = window  # shared with the parent: >0 while window N is open
         self.think = think
+        # each think drawn from think × [1 - spread, 1 + spread] (same mean): with one fixed
+        # think every room started together acts together, in waves a think apart, and a
+        # window then counts two waves or three by its phase, not by the server's speed
+        self.think_spread = think_spread
+        self.random = random.Random(os.getpid())
         self.bots = bots
         self.rooms: list[Room] = []
         self.windows: dict[int, WindowStats] = {}
         self.acked: list[tuple[str, str, int]] = []  # (room id, player, clientSeq) acknowledged
         self.sem = asyncio.Semaphore(concurrency)
         self.loop = asyncio.get_running_loop()
-        self.thinking = Thinking(self.loop, think)
+        self.thinking = Thinking(self.loop, self.think_time)
         self.tasks: set[asyncio.Task[Any]] = set()
         self.closing = False
         self.dropped: dict[int | None, int] = {}  # sockets the server closed, by close code
         self.gc_began = 0.0
         self.watcher: asyncio.TimerHandle | None = None
+
+    def think_time(self) -> float:
+        """Seconds a seat thinks before this action."""
+        if not self.think_spread:
+            return self.think
+        return self.think * self.random.uniform(1 - self.think_spread, 1 + self.think_spread)
 
     def error(self) -> None:
         """Counts something unexpected in the open window (outside windows it shows as rooms not playing)."""
@@ -513,6 +537,7 @@ def _worker(
     bots: int,
     cores: set[int] | None,
     concurrency: int,
+    think_spread: float = 0.0,
 ) -> None:
     if cores and hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, cores)
@@ -527,7 +552,7 @@ def _worker(
 
         uvloop.install()
     try:
-        asyncio.run(_commands(address, conn, window, think, bots, concurrency))
+        asyncio.run(_commands(address, conn, window, think, bots, concurrency, think_spread))
     except BaseException as exc:  # the parent reports it instead of waiting forever
         with contextlib.suppress(Exception):
             conn.send(("error", f"{type(exc).__name__}: {exc}"))
@@ -535,7 +560,13 @@ def _worker(
 
 
 async def _commands(
-    address: str, conn: Any, window: Any, think: float, bots: int, concurrency: int
+    address: str,
+    conn: Any,
+    window: Any,
+    think: float,
+    bots: int,
+    concurrency: int,
+    think_spread: float = 0.0,
 ) -> None:
     loop = asyncio.get_running_loop()
     limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
@@ -547,7 +578,7 @@ async def _commands(
             )
             for a in addresses
         ]
-        gen = Generator(addresses, http, window, think, bots, concurrency)
+        gen = Generator(addresses, http, window, think, bots, concurrency, think_spread)
         gen.watch_cpu()
         # The generator holds thousands of seats' views: with CPython's own collector its full
         # passes stalled its loop for ~0.5 s (its lag), which the latencies then included.
@@ -613,6 +644,7 @@ def split_cores() -> tuple[set[int] | None, set[int] | None]:
 class Setup:
     port: int = 0  # 0: a free port
     think: float = 0.0
+    think_spread: float = 0.0  # each think drawn from think × [1 - spread, 1 + spread]
     bots: int = 0  # seats per room played by the server's bots
     bot_delay: float = 0.0
     rate: float = 1000.0  # WebSocket messages per second per connection the server allows
@@ -730,7 +762,8 @@ class Generators:
             parent, child = ctx.Pipe()
             proc = ctx.Process(
                 target=_worker,
-                args=(address, child, self.window, setup.think, setup.bots, cores, setup.concurrency),
+                args=(address, child, self.window, setup.think, setup.bots, cores, setup.concurrency,
+                      setup.think_spread),
                 daemon=True,
             )  # fmt: skip
             proc.start()
@@ -928,7 +961,13 @@ def table(rows: list[dict[str, Any]]) -> str:
 
 def describe_setup(setup: Setup) -> str:
     server_core, generator_cores = split_cores() if setup.pin else (None, None)
-    pace = "full speed" if setup.think <= 0 else f"each seat thinks {setup.think:g} s before acting"
+    if setup.think <= 0:
+        pace = "full speed"
+    elif setup.think_spread:
+        low, high = setup.think * (1 - setup.think_spread), setup.think * (1 + setup.think_spread)
+        pace = f"each seat thinks {setup.think:g} s on average before acting (drawn from {low:g}–{high:g} s)"
+    else:
+        pace = f"each seat thinks {setup.think:g} s before acting"
     where = (
         f"server pinned to core {min(server_core)}, generator ({setup.generators} processes) on "
         f"core{'s' if len(generator_cores or ()) > 1 else ''} {', '.join(map(str, sorted(generator_cores or ())))}"

@@ -1,8 +1,8 @@
 """`joke serve`: runs the room server (uvicorn) on a SQLite file or a PostgreSQL database.
 
-Each flag of the deployment also comes from the environment (``JOKE_DB``, ``JOKE_REDIS``,
-``JOKE_NODE``, ``JOKE_HOST``, ``JOKE_PORT``, ``JOKE_LOG_LEVEL``); a flag on the command line
-wins over the variable.
+Each flag that takes a value also comes from the environment: ``--db`` from ``JOKE_DB``,
+``--redis`` from ``JOKE_REDIS``, ``--lease-ttl`` from ``JOKE_LEASE_TTL`` and so on
+(``env_name``); a flag on the command line wins over the variable.
 """
 
 from __future__ import annotations
@@ -25,14 +25,37 @@ from jokeapp.server.collector import GcPolicy
 from jokeapp.server.settings import Settings
 from jokeapp.server.wsframes import FramingProtocol
 from jokeapp.telemetry import logs
+from jokeapp.telemetry.metrics import Metrics
 from jokeapp.wire.protocol import MAX_MESSAGE_BYTES
 
 LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
 
 
-def _env(name: str, default: str | None) -> str | None:
-    value = os.environ.get(name)
-    return value if value else default
+def env_name(action: argparse.Action) -> str:
+    """A flag's environment variable: ``--lease-ttl`` is ``JOKE_LEASE_TTL``."""
+    return "JOKE_" + action.dest.upper()
+
+
+def _from_environment(parser: argparse.ArgumentParser) -> None:
+    """Every flag that takes one value also comes from its variable (``env_name``); a flag
+    on the command line wins. A variable's text is parsed as the flag's would be (argparse
+    converts a default given as text), so a bad value is the flag's own clear error."""
+    for action in parser._actions:
+        if not action.option_strings or action.nargs is not None or action.const is not None:
+            continue  # -h and switches (--no-gc-freeze)
+        if isinstance(action.default, list):
+            continue  # a repeatable flag (--extra-game)
+        name = env_name(action)
+        action.help = f"{action.help} (env {name})" if action.help else f"env {name}"
+        value = os.environ.get(name)
+        if not value:
+            continue
+        if action.choices is not None:  # argparse checks a flag's choices, not a default's
+            convert = action.type if callable(action.type) else str
+            if convert(value) not in action.choices:
+                known = ", ".join(map(str, action.choices))
+                parser.error(f"{name}={value!r}: not one of {known}")
+        action.default = value
 
 
 def _port(text: str) -> int:
@@ -70,25 +93,21 @@ HAND_OVER_LIMIT = 6.0  # seconds a stopping node spends letting its rooms go (ex
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--host", default=_env("JOKE_HOST", "127.0.0.1"), help="env JOKE_HOST")
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    parser.add_argument("--port", type=_port, default="8000", help="port to listen on")
     parser.add_argument(
-        "--port", type=_port, default=_env("JOKE_PORT", "8000"), help="env JOKE_PORT"
-    )
-    parser.add_argument(
-        "--db",
-        default=_env("JOKE_DB", "var/joke.sqlite3"),
-        help="SQLite file path or postgresql:// URL (env JOKE_DB)",
+        "--db", default="var/joke.sqlite3", help="SQLite file path or postgresql:// URL"
     )
     parser.add_argument("--db-schema", default=None, help="PostgreSQL schema (default: public)")
     parser.add_argument(
         "--redis",
-        default=_env("JOKE_REDIS", None),
-        help="redis:// URL of the cluster (env JOKE_REDIS); without it: one process",
+        default=None,
+        help="redis:// URL of the cluster; without it: one process",
     )
     parser.add_argument(
         "--node",
-        default=_env("JOKE_NODE", None),
-        help="this node's name (env JOKE_NODE; default: hostname-port)",
+        default=None,
+        help="this node's name (default: hostname-port)",
     )
     parser.add_argument(
         "--bot-delay", type=float, default=1.0, help="seconds a bot waits before acting"
@@ -159,19 +178,20 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--log-level",
         type=str.lower,
         choices=LOG_LEVELS,
-        default=_env("JOKE_LOG_LEVEL", "warning"),
-        help="env JOKE_LOG_LEVEL",
+        default="warning",
+        help="debug, info (one access line per request), warning, error, critical",
     )
     cluster = parser.add_argument_group("cluster (docs/cluster.md; with --redis)")
     cluster.add_argument(
         "--advertise",
-        default=_env("JOKE_ADVERTISE", None),
-        help="URL the other nodes reach this one at (env JOKE_ADVERTISE; default: http://HOST:PORT)",
+        default=None,
+        help="URL the other nodes reach this one at (default: http://HOST:PORT)",
     )
     cluster.add_argument("--redis-prefix", default="joke", help="prefix of every Redis key")
     cluster.add_argument(
         "--lease-ttl", type=float, default=5.0, help="seconds a room's lease lives unrenewed"
     )
+    _from_environment(parser)
 
 
 def settings_from(args: argparse.Namespace) -> Settings:
@@ -206,6 +226,9 @@ def main(args: argparse.Namespace) -> int:
     if "://" not in args.db and args.db != ":memory:":
         Path(args.db).expanduser().parent.mkdir(parents=True, exist_ok=True)
     app = create_app(settings)
+    pinged = keepalive.Tally()  # the sweep's pings and drops, read by /metrics
+    metrics: Metrics = app.state.metrics
+    metrics.watch_keepalive(lambda: pinged.pings, lambda: pinged.dropped)
     config = uvicorn.Config(
         app,
         host=args.host,
@@ -223,7 +246,9 @@ def main(args: argparse.Namespace) -> int:
         # + 3 s after its last frame by default; server/keepalive.py). uvicorn's own
         # per-socket ping timers are off. The protocol under it is uvicorn's websockets-sansio
         # with data frames the short way (server/wsframes.py).
-        ws=keepalive.protocol(args.ws_ping, args.ws_ping_timeout, base=FramingProtocol),
+        ws=keepalive.protocol(
+            args.ws_ping, args.ws_ping_timeout, base=FramingProtocol, tally=pinged
+        ),
         ws_ping_interval=None,
         ws_ping_timeout=None,
         timeout_graceful_shutdown=2,

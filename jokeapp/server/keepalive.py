@@ -19,6 +19,10 @@ Here one timer per server sweeps every ``tick`` seconds over its sockets:
 So a dead page is dropped at most ``interval + tick + timeout`` seconds after the last frame it
 sent (``bound``), and a page that talks is never pinged. Any frame counts as an answer, not only
 the pong of the last ping: it proves the page is alive just as well.
+
+The pings sent and the sockets dropped are counted in the server's ``Tally`` (one per protocol
+class, kept across the sweeps that come and go with the sockets), read by ``/metrics`` at each
+scrape: ``joke_ws_keepalive_pings_total``, ``joke_ws_keepalive_dropped_total``.
 """
 
 from __future__ import annotations
@@ -46,18 +50,33 @@ def tick_for(interval: float, timeout: float) -> float:
     return min(TICK, interval, timeout)
 
 
+class Tally:
+    """Pings sent and sockets dropped for their silence by a server's sweeps (``/metrics``)."""
+
+    __slots__ = ("pings", "dropped")
+
+    def __init__(self) -> None:
+        self.pings = 0
+        self.dropped = 0
+
+
 class Sweep:
     """The sockets of one event loop and the one timer that looks at them all."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, interval: float, timeout: float) -> None:
+    def __init__(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        interval: float,
+        timeout: float,
+        tally: Tally | None = None,
+    ) -> None:
         self.loop = loop
         self.interval = interval
         self.timeout = timeout
         self.tick = tick_for(interval, timeout)
         self.sockets: dict[Any, None] = {}  # insertion-ordered set of KeepaliveMixin sockets
         self._timer: asyncio.TimerHandle | None = None
-        self.pings = 0  # pings sent (tests, benchmarks)
-        self.dropped = 0  # sockets closed for their silence
+        self.tally = tally or Tally()
 
     def add(self, socket: Any) -> None:
         socket.heard = False
@@ -86,13 +105,13 @@ class Sweep:
                 socket.pinged_at = None
             elif socket.pinged_at is not None:
                 if now - socket.pinged_at >= timeout - EARLY:
-                    self.dropped += 1
+                    self.tally.dropped += 1
                     self.discard(socket)
                     socket.silent_too_long()
             elif now - socket.quiet_since >= interval - EARLY:
                 if socket.ping():
                     socket.pinged_at = now
-                    self.pings += 1
+                    self.tally.pings += 1
                 else:
                     self.discard(socket)  # closing already
 
@@ -104,6 +123,7 @@ class KeepaliveMixin:
 
     interval: float = INTERVAL
     timeout: float = TIMEOUT
+    tally: Tally
     _sweeps: dict[asyncio.AbstractEventLoop, Sweep]
 
     # set by Sweep.add
@@ -120,7 +140,9 @@ class KeepaliveMixin:
     def sweep(self) -> Sweep:
         found = self._sweeps.get(self.loop)
         if found is None:
-            found = self._sweeps[self.loop] = Sweep(self.loop, self.interval, self.timeout)
+            found = self._sweeps[self.loop] = Sweep(
+                self.loop, self.interval, self.timeout, self.tally
+            )
         return found
 
     def start_keepalive(self) -> None:
@@ -159,12 +181,13 @@ def protocol(
     interval: float = INTERVAL,
     timeout: float = TIMEOUT,
     base: type[WebSocketsSansIOProtocol] = WebSocketsSansIOProtocol,
+    tally: Tally | None = None,
 ) -> type[WebSocketsSansIOProtocol]:
     """uvicorn's ``ws`` protocol class for a server: ``base`` with this keepalive
-    (``interval`` 0: no pings at all)."""
+    (``interval`` 0: no pings at all), counting its pings and drops into ``tally``."""
     made = type(
         "KeepaliveProtocol",
         (KeepaliveMixin, base),
-        {"interval": interval, "timeout": timeout, "_sweeps": {}},
+        {"interval": interval, "timeout": timeout, "tally": tally or Tally(), "_sweeps": {}},
     )
     return cast("type[WebSocketsSansIOProtocol]", made)

@@ -201,6 +201,8 @@ class SqlStore:
         self, items: list[tuple[Any, dict[str, Any], Fence | None]]
     ) -> set[int]:
         """``SqliteBatches.commit`` through the engine (PostgreSQL, an in-memory SQLite)."""
+        if self._append_sql is not None and all(s is self._stmts["action"] for s, _, _ in items):
+            return await self._append_at_once(items)
         stale: set[int] = set()
         async with self.engine.begin() as conn:
             fences = {fence for _, _, fence in items if fence is not None}
@@ -232,6 +234,39 @@ class SqlStore:
             if run:
                 await conn.execute(current, run)
         return stale
+
+    async def _append_at_once(
+        self, items: list[tuple[Any, dict[str, Any], Fence | None]]
+    ) -> set[int]:
+        """A batch of appended actions on PostgreSQL in one request: one statement (so one
+        transaction of its own, no BEGIN or COMMIT sent) that locks the fenced rooms' owner
+        rows, inserts the actions whose epoch is still the stored one, and answers the stored
+        epochs. The same fence as ``_commit_engine``'s: a claim waits for this statement,
+        which reads the epoch it leaves. At a human pace nearly every batch is only actions."""
+        assert self._append_sql is not None
+        columns: list[list[Any]] = [[] for _ in t.actions.columns]
+        epochs: list[int | None] = []
+        for _, params, fence in items:
+            for values, column in zip(columns, t.actions.columns, strict=True):
+                values.append(params[column.name])
+            epochs.append(None if fence is None else fence[1])
+        rooms = sorted({fence[0] for _, _, fence in items if fence is not None})
+        async with self.engine.connect() as conn:
+            raw = await conn.get_raw_connection()
+            driver: Any = raw.driver_connection
+            self.round_trips += 1
+            try:
+                rows = await driver.fetch(self._append_sql, rooms, *columns, epochs)
+            except Exception:
+                if driver.is_closed():  # lost: the pool must not hand it out again
+                    await conn.invalidate()
+                raise
+        held = {row[0]: row[1] for row in rows}
+        return {
+            i
+            for i, (_, _, fence) in enumerate(items)
+            if fence is not None and held.get(fence[0]) != fence[1]
+        }
 
     def _fenced(self, room_id: str) -> None:
         for listener in list(self.on_fenced):
@@ -272,6 +307,9 @@ class SqlStore:
     def _prepare(self) -> None:
         """The handful of statements every write uses, built once."""
         dialect = self.engine.dialect.name
+        self._append_sql = (
+            _append_at_once_sql(self.engine.dialect) if dialect == "postgresql" else None
+        )
         if dialect == "postgresql":
             from sqlalchemy.dialects.postgresql import insert as dialect_insert
         else:
@@ -585,6 +623,26 @@ class SqlStore:
             )
             for r in rows
         ]
+
+
+def _append_at_once_sql(dialect: sa.Dialect) -> str:
+    """``_append_at_once``'s statement, from the tables' definitions: $1 the fenced rooms,
+    then one array per column of ``actions``, then each action's epoch (null: unfenced)."""
+    cols = list(t.actions.columns)
+    names = ", ".join(c.name for c in cols)
+    arrays = ", ".join(
+        f"${i}::{c.type.compile(dialect=dialect)}[]" for i, c in enumerate(cols, start=2)
+    )
+    owners = t.room_owners.name
+    return (
+        f"WITH held AS MATERIALIZED (SELECT room_id, epoch FROM {owners} "
+        f"WHERE room_id = ANY($1::text[]) FOR UPDATE), "
+        f"written AS (INSERT INTO {t.actions.name} ({names}) "
+        f"SELECT {', '.join('r.' + c.name for c in cols)} "
+        f"FROM unnest({arrays}, ${len(cols) + 2}::bigint[]) AS r({names}, epoch) "
+        f"WHERE r.epoch IS NULL OR r.epoch = (SELECT h.epoch FROM held h WHERE h.room_id = r.room_id)) "
+        f"SELECT room_id, epoch FROM held"
+    )
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

@@ -30,6 +30,8 @@ RoomSource = Callable[[], Iterable[tuple[str, str]]]
 
 _REDIS_HELP = "requests written to Redis (round trips; a pipeline or a script is one)"
 _STORE_HELP = "requests sent to the database (statements, BEGIN, COMMIT/ROLLBACK)"
+_PINGS_HELP = "keepalive pings sent to WebSockets silent for --ws-ping seconds"
+_DROPPED_HELP = "WebSockets closed (1011) for no frame within --ws-ping-timeout of a ping"
 
 
 class _CountCollector(Collector):
@@ -161,6 +163,12 @@ class Metrics:
         self.registry.register(_CountCollector("joke_store_round_trips", _STORE_HELP, store))
         if redis is not None:
             self.registry.register(_CountCollector("joke_redis_requests", _REDIS_HELP, redis))
+
+    def watch_keepalive(self, pings: Callable[[], int], dropped: Callable[[], int]) -> None:
+        """Reports ``joke_ws_keepalive_pings_total`` and ``joke_ws_keepalive_dropped_total``
+        (the server's keepalive sweep, jokeapp/server/keepalive.py), read at each scrape."""
+        self.registry.register(_CountCollector("joke_ws_keepalive_pings", _PINGS_HELP, pings))
+        self.registry.register(_CountCollector("joke_ws_keepalive_dropped", _DROPPED_HELP, dropped))
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

@@ -8,6 +8,7 @@ import math
 import subprocess
 import sys
 
+from jokeapp.bench import load
 from jokeapp.bench.capacity import held
 from jokeapp.bench.loopback import free_port
 from jokeapp.bench.memory import measure
@@ -135,7 +136,7 @@ def test_thinking_seats_act_in_order_each_after_its_think_time() -> None:
 
     async def main() -> None:
         loop = asyncio.get_running_loop()
-        thinking = Thinking(loop, 0.05)
+        thinking = Thinking(loop, lambda: 0.05)
         acted: list[tuple[str, float, float]] = []
         done = asyncio.Event()
 
@@ -158,5 +159,51 @@ def test_thinking_seats_act_in_order_each_after_its_think_time() -> None:
         assert [name for name, _, _ in acted] == ["a", "b", "c"]
         assert all(at >= began + 0.05 for _, began, at in acted)
         assert thinking.timer is None and not thinking.queue  # nothing left armed
+
+    asyncio.run(main())
+
+
+def test_a_spread_think_keeps_its_mean_and_stays_in_its_range() -> None:
+    async def main() -> None:
+        fixed = load.Generator([], [], None, think=2.0, bots=0)
+        assert {fixed.think_time() for _ in range(5)} == {2.0}  # no spread: exactly the think
+        spread = load.Generator([], [], None, think=2.0, bots=0, think_spread=0.5)
+        drawn = [spread.think_time() for _ in range(4000)]
+        assert all(1.0 <= x <= 3.0 for x in drawn)
+        assert abs(sum(drawn) / len(drawn) - 2.0) < 0.05  # the same load offered on average
+        assert max(drawn) - min(drawn) > 1.8  # the rooms' moments drift apart: no waves
+
+    asyncio.run(main())
+
+
+def test_thinking_seats_with_different_thinks_act_in_order_of_their_due() -> None:
+    from typing import Any, cast
+
+    from jokeapp.bench.load import Seat, Thinking
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        thinks = iter([0.3, 0.05, 0.15])  # a, b, c: due in the order b, c, a
+        thinking = Thinking(loop, lambda: next(thinks))
+        acted: list[tuple[str, float]] = []
+        due: dict[str, float] = {}
+        done = asyncio.Event()
+
+        class FakeSeat:
+            def __init__(self, name: str) -> None:
+                self.name = name
+
+            def send(self, candidates: list[dict[str, Any]]) -> None:
+                acted.append((self.name, loop.time()))
+                if len(acted) == 3:
+                    done.set()
+
+        for name, think in zip("abc", (0.3, 0.05, 0.15), strict=True):
+            due[name] = loop.time() + think
+            thinking.add(cast(Seat, FakeSeat(name)), [{"type": "ROLL"}])
+        await asyncio.wait_for(done.wait(), 30)  # a hang guard only
+        assert [name for name, _ in acted] == ["b", "c", "a"]
+        assert all(at >= due[name] for name, at in acted)  # never before its think time
+        assert thinking.timer is None and not thinking.queue
 
     asyncio.run(main())

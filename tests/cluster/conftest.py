@@ -4,21 +4,62 @@ node processes on this machine's PostgreSQL and Redis."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import secrets
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
+from typing import Any
 
+import httpx
 import pytest
 import redis.asyncio as aioredis
 
-from tests.server.harness import ServerProcess
-from tests.store.conftest import _reachable_pg, two_nodes
+from jokeapp.core.record import verify_record
+from tests.rooms.conftest import all_games
+from tests.server.harness import Client, ServerProcess
+from tests.store.conftest import own_pg_schema, two_nodes
 
 __all__ = ["two_nodes"]  # two nodes' stores on the same data (memory, SQLite, PostgreSQL)
 
 REDIS_URL = "redis://127.0.0.1:6379/0"
 LEASE_TTL = 3.0  # seconds; a dead node's rooms move within TTL + 1 s scan + the rebuild
 MOVE_LIMIT = 10.0  # what docs/cluster.md promises after a kill -9
+
+
+async def until(condition: Callable[[], Awaitable[bool]], limit: float = 10.0) -> None:
+    """Polls ``condition`` (Redis, the store, a node's answer) until it holds; fails after
+    ``limit`` seconds: a guard against a hang, not a measure."""
+    async with asyncio.timeout(limit):
+        while not await condition():
+            await asyncio.sleep(0.02)
+
+
+async def owner_of(http: httpx.AsyncClient, base: str, code: str) -> str | None:
+    """The owner's name as `GET /api/rooms/{code}` at ``base`` (a node, nginx) reports it;
+    None while the room is between owners."""
+    with contextlib.suppress(httpx.HTTPError, KeyError, ValueError):
+        r = await http.get(f"{base}/api/rooms/{code}")
+        if r.status_code == 200:
+            return str(r.json()["node"])
+    return None
+
+
+def in_order(acked: list[dict[str, Any]], steps: list[dict[str, Any]]) -> bool:
+    """Every acknowledged action is in the log, in the order it was acknowledged."""
+    it = iter(steps)
+    return all(any(step == action for step in it) for action in acked)
+
+
+def assert_the_log_holds(record: dict[str, Any], clients: list[Client]) -> None:
+    """The match's record replays to itself, and every action a client had acknowledged is
+    in it, in that order: nothing acknowledged was lost or applied twice."""
+    assert verify_record(all_games()[record["game"]], record) == [], record["game"]
+    for cl in clients:
+        theirs = [
+            s["action"] for s in record["steps"] if s["actor"] == cl.player_id and not s["auto"]
+        ]
+        assert in_order([action for _, action in cl.acked], theirs), cl.player_id
 
 
 @pytest.fixture
@@ -42,19 +83,8 @@ async def redis_prefix() -> AsyncIterator[str]:
 @pytest.fixture
 async def pg_schema() -> AsyncIterator[tuple[str, str]]:
     """(url, schema): a PostgreSQL schema of this test's own, dropped after."""
-    url = await _reachable_pg()
-    if url is None:
-        pytest.skip("PostgreSQL at 127.0.0.1:5432 (database test) is not reachable")
-    import asyncpg  # type: ignore[import-untyped]
-
-    schema = f"t_{secrets.token_hex(6)}"
-    admin = await asyncpg.connect(url)
-    await admin.execute(f"CREATE SCHEMA {schema}")
-    try:
-        yield url, schema
-    finally:
-        await admin.execute(f"DROP SCHEMA {schema} CASCADE")
-        await admin.close()
+    async with own_pg_schema() as found:
+        yield found
 
 
 def node_process(url: str, schema: str, prefix: str, name: str, log_dir: Path) -> ServerProcess:

@@ -19,7 +19,6 @@ Every wait is on a condition with a generous upper limit (the machine is loaded)
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import signal
 import time
@@ -32,15 +31,14 @@ import httpx
 import pytest
 
 from jokeapp.core.record import verify_record
-from jokeapp.rooms.manager import installed_games
-from tests.cluster.conftest import MOVE_LIMIT
+from tests.cluster.conftest import MOVE_LIMIT, owner_of
 from tests.cluster.webclient import WebClient
-from tests.rooms.fakegame import GAME as RACE
+from tests.rooms.conftest import all_games
 from tests.server.harness import Api, ServerProcess, dalmuti_policy, marble_policy, race_policy
 from tests.server.test_e2e import assert_nothing_hidden_leaks
 from tests.support.nginx import Nginx, require_nginx, running_nginx
 
-GAMES = {"race": RACE, **installed_games()}
+GAMES = all_games()
 POLICIES = {"race": race_policy, "marble": marble_policy, "dalmuti": dalmuti_policy}
 BOTH = [("marble", 3, 1, {"maxRounds": 15}), ("dalmuti", 3, 2, {"rounds": 1})]
 FINISH_LIMIT = 300.0  # seconds for a whole game on a loaded machine: a hang guard
@@ -83,15 +81,6 @@ class Table:
     @property
     def everyone(self) -> list[WebClient]:
         return [*self.people, *([self.watcher] if self.watcher else [])]
-
-
-async def owner_of(http: httpx.AsyncClient, base: str, code: str) -> str | None:
-    """The owner's name as `GET /api/rooms/{code}` reports it; None between owners."""
-    with contextlib.suppress(httpx.HTTPError, KeyError, ValueError):
-        r = await http.get(f"{base}/api/rooms/{code}")
-        if r.status_code == 200:
-            return str(r.json()["node"])
-    return None
 
 
 async def until(

@@ -9,18 +9,15 @@ replay gives. Every wait is on a condition (with an upper limit), never a sleep.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
+import functools
 import time
 from typing import Any
 
 import httpx
 import pytest
 
-from jokeapp.core.record import verify_record
-from jokeapp.rooms.manager import installed_games
-from tests.cluster.conftest import MOVE_LIMIT
-from tests.rooms.fakegame import GAME as RACE
+from tests.cluster.conftest import MOVE_LIMIT, assert_the_log_holds, owner_of, until
+from tests.rooms.conftest import all_games
 from tests.server.harness import (
     Api,
     Client,
@@ -30,28 +27,13 @@ from tests.server.harness import (
     race_policy,
 )
 
-GAMES = {"race": RACE, **installed_games()}
+GAMES = all_games()
 POLICIES = {"race": race_policy, "marble": marble_policy, "dalmuti": dalmuti_policy}
 TABLES = [
     ("marble", 2, 2, {"maxRounds": 15}),
     ("dalmuti", 2, 2, {"rounds": 1}),
     ("race", 3, 0, {"turnSeconds": 30}),
 ]
-
-
-async def owner(http: httpx.AsyncClient, node: ServerProcess, code: str) -> str | None:
-    """The owner's name as ``node`` reports it; None while the room is between owners."""
-    with contextlib.suppress(httpx.HTTPError):
-        r = await http.get(f"{node.base}/api/rooms/{code}")
-        if r.status_code == 200:
-            return str(r.json()["node"])
-    return None
-
-
-async def until(condition: Any, limit: float) -> None:
-    async with asyncio.timeout(limit):
-        while not await condition():
-            await asyncio.sleep(0.05)
 
 
 async def open_table(
@@ -77,12 +59,6 @@ async def open_table(
     return code, created["roomId"], clients
 
 
-def in_order(acked: list[dict[str, Any]], steps: list[dict[str, Any]]) -> bool:
-    """Every acknowledged action is in the log, in the order it was acknowledged."""
-    it = iter(steps)
-    return all(any(step == action for step in it) for action in acked)
-
-
 @pytest.mark.skipif(not {"marble", "dalmuti"} <= set(GAMES), reason="engines not installed")
 async def test_kill_9_of_the_owner_moves_its_rooms_and_loses_no_acknowledged_action(
     nodes: list[ServerProcess],
@@ -94,7 +70,7 @@ async def test_kill_9_of_the_owner_moves_its_rooms_and_loses_no_acknowledged_act
     await api.close()
     try:
         for code, _, _ in tables:
-            assert await owner(http, b, code) == "a"  # asked through b, answered by a
+            assert await owner_of(http, b.base, code) == "a"  # asked through b, answered by a
         listed = {r["code"] for r in (await http.get(f"{c.base}/api/rooms")).json()["rooms"]}
         for code, _, _ in tables:  # a's, via c; a race can be over already, and is then not open
             if code not in listed:
@@ -107,22 +83,17 @@ async def test_kill_9_of_the_owner_moves_its_rooms_and_loses_no_acknowledged_act
         a.kill()
         killed_at = time.monotonic()
         for code, _, _ in tables:
-            await until(lambda code=code: _moved(http, b, code), MOVE_LIMIT)
+            await until(functools.partial(_moved, http, b, code), MOVE_LIMIT)
         assert time.monotonic() - killed_at < MOVE_LIMIT
 
         # those that were on a reconnect (through another node) with their tokens
         after: list[tuple[str, list[Client]]] = []
         relayed: list[Client] = []
-        for code, room_id, clients in tables:
+        for code, _, clients in tables:
             again = []
             for i, cl in enumerate(clients):
                 if cl.server is a:
-                    await cl.close()
-                    fresh = Client(nodes[1 + i % 2], room_id, cl.token, cl.player_id, cl.policy)
-                    fresh.acked = cl.acked
-                    fresh.sent_actions = cl.sent_actions
-                    await fresh.connect()
-                    again.append(fresh)
+                    again.append(await cl.reconnect_via(nodes[1 + i % 2]))
                 else:
                     assert cl.ws.close_code is None  # relayed: the socket stayed open
                     again.append(cl)
@@ -139,14 +110,7 @@ async def test_kill_9_of_the_owner_moves_its_rooms_and_loses_no_acknowledged_act
         for code, clients in after:
             await clients[0].wait_until(lambda c0=clients[0]: c0.status == "finished", 240)
             record = (await http.get(f"{c.base}/api/rooms/{code}/record")).json()
-            assert verify_record(GAMES[record["game"]], record) == [], code
-            for cl in clients:
-                theirs = [
-                    s["action"]
-                    for s in record["steps"]
-                    if s["actor"] == cl.player_id and not s["auto"]
-                ]
-                assert in_order([action for _, action in cl.acked], theirs), cl.player_id
+            assert_the_log_holds(record, clients)
         for _, clients in after:
             for cl in clients:
                 await cl.close()
@@ -155,7 +119,7 @@ async def test_kill_9_of_the_owner_moves_its_rooms_and_loses_no_acknowledged_act
 
 
 async def _moved(http: httpx.AsyncClient, via: ServerProcess, code: str) -> bool:
-    return await owner(http, via, code) in ("b", "c")
+    return await owner_of(http, via.base, code) in ("b", "c")
 
 
 async def test_sigterm_hands_the_rooms_over_and_no_one_loses_their_seat(
@@ -174,21 +138,16 @@ async def test_sigterm_hands_the_rooms_over_and_no_one_loses_their_seat(
         b.proc.terminate()
         assert b.proc.wait(10) is not None  # it exits within 10 s
         for code, _, _ in tables:
-            await until(lambda code=code: _moved_off(http, a, code, "b"), MOVE_LIMIT)
+            await until(functools.partial(_moved_off, http, a, code, "b"), MOVE_LIMIT)
 
         after: list[tuple[str, list[Client]]] = []
-        for code, room_id, clients in tables:
+        for code, _, clients in tables:
             again = []
             for i, cl in enumerate(clients):
                 if cl.server is b:
                     await cl.wait_until(lambda cl=cl: cl.ws.close_code is not None, timeout=10)
                     assert cl.ws.close_code == 1012  # "reconnect"
-                    await cl.close()
-                    fresh = Client([a, c][i % 2], room_id, cl.token, cl.player_id, cl.policy)
-                    fresh.acked = cl.acked
-                    fresh.sent_actions = cl.sent_actions
-                    await fresh.connect()
-                    again.append(fresh)
+                    again.append(await cl.reconnect_via([a, c][i % 2]))
                 else:
                     assert cl.ws.close_code is None  # relayed: the socket stayed open
                     again.append(cl)
@@ -208,14 +167,7 @@ async def test_sigterm_hands_the_rooms_over_and_no_one_loses_their_seat(
         for code, clients in after:
             await clients[0].wait_until(lambda c0=clients[0]: c0.status == "finished", 120)
             record = (await http.get(f"{c.base}/api/rooms/{code}/record")).json()
-            assert verify_record(GAMES[record["game"]], record) == [], code
-            for cl in clients:
-                theirs = [
-                    s["action"]
-                    for s in record["steps"]
-                    if s["actor"] == cl.player_id and not s["auto"]
-                ]
-                assert in_order([action for _, action in cl.acked], theirs), cl.player_id
+            assert_the_log_holds(record, clients)
             for cl in clients:
                 await cl.close()
     finally:
@@ -223,4 +175,4 @@ async def test_sigterm_hands_the_rooms_over_and_no_one_loses_their_seat(
 
 
 async def _moved_off(http: httpx.AsyncClient, via: ServerProcess, code: str, gone: str) -> bool:
-    return await owner(http, via, code) not in (None, gone)
+    return await owner_of(http, via.base, code) not in (None, gone)

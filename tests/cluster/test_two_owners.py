@@ -9,7 +9,7 @@ started, so the test decides when a node renews (a paused node never does).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable
 from typing import Any
 
 import pytest
@@ -24,17 +24,10 @@ from jokeapp.rooms.manager import RoomManager
 from jokeapp.rooms.room import Room
 from jokeapp.rooms.status import RoomStatus
 from jokeapp.store.api import Store
-from tests.cluster.conftest import REDIS_URL
-from tests.rooms.conftest import FakeConn, all_games, next_seq
+from tests.cluster.conftest import REDIS_URL, until
+from tests.rooms.conftest import FakeConn, all_games, confirm_all, next_seq, seated_room
 
 TTL = 0.5  # seconds a lease lives unrenewed
-
-
-async def until(condition: Callable[[], Awaitable[bool]], limit: float = 10.0) -> None:
-    """Waits for the condition (polling Redis or the store), failing after ``limit`` s."""
-    async with asyncio.timeout(limit):
-        while not await condition():
-            await asyncio.sleep(0.02)
 
 
 @pytest.fixture
@@ -54,15 +47,10 @@ async def nodes(two_nodes: list[Store], redis_prefix: str) -> AsyncIterator[list
 
 
 async def playing_room(node: ClusterNode) -> tuple[Room, list[str], list[FakeConn]]:
-    room, host, _ = await node.manager.create("race", {}, "n1")
-    guest, _ = await room.call(cmd.Join("n2", "player"))
-    conns = [FakeConn(), FakeConn()]
-    for conn, token in zip(conns, (host, guest), strict=True):
-        await room.call(cmd.Connect(conn, token))
-    await room.call(cmd.Start(host))
-    for conn in conns:
-        await room.call(cmd.ClientAction(conn, 1, {"type": "confirm"}))
-    return room, [host, guest], conns
+    """A race on ``node``, both players connected and past their confirms."""
+    room, tokens, conns = await seated_room(node.manager)
+    await confirm_all(room, conns)
+    return room, tokens, conns
 
 
 def turn(room: Room) -> int:
@@ -322,10 +310,13 @@ async def test_the_scan_looks_only_at_rooms_due_and_takes_a_dead_owners(
     nodes: list[ClusterNode],
 ) -> None:
     a, b = nodes
-    b.leases.ttl_ms = 60_000  # b's leases outlive the test: only a's (paused) one ends
+    a.leases.ttl_ms = b.leases.ttl_ms = 60_000  # no lease ends by chance on a busy machine
     room, _, _ = await playing_room(a)
     other, _, _ = await playing_room(b)
     assert room.room_id not in await b.leases.due()  # a's lease is alive yet
+    # a's last renewal before its pause: its lease ends a moment later (b's outlives the test)
+    a.leases.ttl_ms = 100
+    assert await a.leases.renew({room.room_id: a.owned[room.room_id].epoch}) == set()
     await until(lambda: _due(b, room.room_id))  # a's lease ended: its room is due
     assert await b.leases.due() == [room.room_id]
     assert await b.scan_once() == 1 and b.owns(room.room_id)
@@ -345,3 +336,36 @@ async def test_a_room_let_go_is_due_at_once(nodes: list[ClusterNode]) -> None:
 
 async def _due(node: ClusterNode, room_id: str) -> bool:
     return room_id in await node.leases.due()
+
+
+async def _live(node: ClusterNode, room_id: str) -> bool:
+    """The room is in the live set (its score: when its lease ends unless renewed)."""
+    return await node.leases.client.zscore(node.leases._live, room_id) is not None
+
+
+async def test_a_rematched_room_is_live_again_and_taken_over_when_its_owner_dies(
+    nodes: list[ClusterNode],
+) -> None:
+    a, b = nodes
+    room, tokens, conns = await playing_room(a)
+    assert await _live(a, room.room_id)
+    mover = turn(room)
+    concede = {"type": "CONCEDE"}
+    await room.call(cmd.ClientAction(conns[mover], next_seq(room, f"p{mover + 1}"), concede))
+    assert room.status is RoomStatus.FINISHED
+    await a.renew_once()
+    assert not await _live(a, room.room_id)  # finished: nothing for a dead owner's heirs
+
+    info = await room.call(cmd.Rematch(tokens[0]))
+    assert info.status == "playing"
+    await a.renew_once()
+    assert await _live(a, room.room_id)  # playing again: live again, scored by a's lease
+
+    await a.manager.drop(room.room_id)  # a dies: its copy is gone, its lease runs out
+    await until(lambda: _due(b, room.room_id))
+    assert await b.scan_once() == 1 and b.owns(room.room_id)  # found by the scan alone
+    fresh = b.manager.rooms[room.room_id]
+    assert fresh.status is RoomStatus.PLAYING and fresh.series.number == 2  # the rematch
+    assert await b.store.room_owner(room.room_id) == (2, "b")
+    await b.renew_once()
+    assert await _live(b, room.room_id) and await b.leases.due() == []

@@ -17,7 +17,7 @@ import httpx
 import pytest
 
 from tests.server.harness import Api, Client, ServerProcess, race_policy
-from tests.support.nginx import Nginx, require_nginx, running_nginx
+from tests.support.nginx import DEPLOY_CONF, Nginx, require_nginx, running_nginx
 
 
 class Behind:
@@ -104,3 +104,19 @@ async def test_a_whole_game_over_websockets_through_nginx(
     log = lb.access_log.read_text(encoding="utf-8")
     assert f'"GET /ws/{created["roomId"]}" 101' in log  # the upgrade went through nginx
     assert created["token"] not in log and joined["token"] not in log
+
+
+def test_the_config_points_at_the_port_the_unit_gives_node_1() -> None:
+    """deploy/ as docs/deploy.md sets it up: joke-node@1 on each machine, nginx in front of
+    them; the upstreams name the port that instance listens on."""
+    deploy = DEPLOY_CONF.parent
+    unit = (deploy / "joke-node@.service").read_text(encoding="utf-8")
+    found = re.search(r"^Environment=JOKE_PORT=(\S+)$", unit, re.M)
+    assert found, "the unit sets no JOKE_PORT"
+    port = found.group(1).replace("%i", "1")
+    conf = (deploy / "nginx.conf").read_text(encoding="utf-8")
+    for name in ("joke_nodes", "joke_sockets"):
+        block = re.search(rf"upstream {name} \{{(.*?)\}}", conf, re.S)
+        assert block, name
+        servers = re.findall(r"^\s*server (\S+)", block.group(1), re.M)
+        assert len(servers) == 3 and all(s.endswith(f":{port}") for s in servers), servers

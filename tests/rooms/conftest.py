@@ -8,6 +8,8 @@ from typing import Any
 import msgspec
 import pytest
 
+from jokeapp.core.contract import presentation_pause
+from jokeapp.rooms import commands as cmd
 from jokeapp.rooms.clock import FakeClock
 from jokeapp.rooms.manager import RoomManager, installed_games
 from jokeapp.rooms.room import Room
@@ -15,6 +17,7 @@ from jokeapp.store.memory import MemoryStore
 from jokeapp.wire.protocol import ServerMessage
 from tests.heldview import held_view, with_defaults
 from tests.rooms.fakegame import GAME as RACE
+from tests.rooms.lapsgame import GAME as LAPS
 
 _server_message = msgspec.json.Decoder(ServerMessage)
 
@@ -58,6 +61,11 @@ def all_games() -> dict[str, Any]:
     return {"race": RACE, **installed_games()}
 
 
+def with_laps() -> dict[str, Any]:
+    """Every game and ``laps`` (tests/rooms/lapsgame.py: rounds, for the AFK offers)."""
+    return {**all_games(), "laps": LAPS}
+
+
 @pytest.fixture
 def clock() -> FakeClock:
     return FakeClock()
@@ -73,6 +81,59 @@ async def manager(store: MemoryStore, clock: FakeClock) -> AsyncIterator[RoomMan
     mgr = RoomManager(store, clock, bot_delay=1.0, games=all_games)
     yield mgr
     await mgr.close()
+
+
+@pytest.fixture
+async def laps_manager(store: MemoryStore, clock: FakeClock) -> AsyncIterator[RoomManager]:
+    mgr = RoomManager(store, clock, bot_delay=1.0, games=with_laps)
+    yield mgr
+    await mgr.close()
+
+
+async def seated_room(
+    manager: RoomManager,
+    game: str = "race",
+    people: int = 2,
+    bots: int = 0,
+    options: dict[str, Any] | None = None,
+) -> tuple[Room, list[str], list[FakeConn]]:
+    """A started match: the host ``n1`` and players ``n2`` …, each connected, then ``bots``
+    heuristic bots; the people's tokens and connections in seat order."""
+    room, host, _ = await manager.create(game, options or {}, "n1")
+    tokens = [host]
+    for i in range(2, people + 1):
+        token, _ = await room.call(cmd.Join(f"n{i}", "player"))
+        tokens.append(token)
+    for _ in range(bots):
+        await room.call(cmd.AddBot(host, "heuristic"))
+    conns = []
+    for token in tokens:
+        conn = FakeConn()
+        await room.call(cmd.Connect(conn, token))
+        conns.append(conn)
+    await room.call(cmd.Start(host))
+    return room, tokens, conns
+
+
+async def confirm_all(room: Room, conns: list[FakeConn]) -> None:
+    """race: everybody confirms their secret; the race begins."""
+    for conn in conns:
+        await room.call(cmd.ClientAction(conn, 1, {"type": "confirm"}))
+    assert room.match is not None and room.match.state["phase"] == "race", [
+        c.sent[-1] for c in conns
+    ]
+
+
+def setup_pause(room: Room) -> float:
+    """The game's pause after its setup events (dalmuti shows the seat draw first)."""
+    assert room.match is not None
+    return presentation_pause(room.game, room.match.setup_events)
+
+
+def current(room: Room) -> str:
+    """The player whose turn it is (race, laps)."""
+    assert room.match is not None
+    return str(room.match.state["players"][room.match.state["current"]])
 
 
 async def settle(manager: RoomManager) -> None:
@@ -104,6 +165,18 @@ async def run_until_over(
             return
         await tick(manager, clock, step)
     raise AssertionError("the match did not end")
+
+
+async def until(
+    manager: RoomManager, clock: FakeClock, condition: Any, limit: float = 2000
+) -> None:
+    """Moves the fake clock half a second at a time until ``condition()``, at most ``limit``
+    seconds of it."""
+    spent = 0.0
+    while not condition():
+        assert spent < limit, "condition not reached"
+        await tick(manager, clock, 0.5)
+        spent += 0.5
 
 
 def next_seq(room: Room, player: str) -> int:

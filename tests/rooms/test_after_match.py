@@ -3,8 +3,6 @@ by every person, spectators without a name."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from jokeapp.rooms import commands as cmd
@@ -13,14 +11,6 @@ from jokeapp.rooms.errors import RoomError
 from jokeapp.rooms.manager import RoomManager
 from jokeapp.store.memory import MemoryStore
 from tests.rooms.conftest import FakeConn, all_games, as_json, run_until_over, tick
-from tests.rooms.lapsgame import GAME as LAPS
-
-
-@pytest.fixture
-async def laps_manager(store: MemoryStore, clock: FakeClock) -> Any:
-    mgr = RoomManager(store, clock, bot_delay=1.0, games=lambda: {**all_games(), "laps": LAPS})
-    yield mgr
-    await mgr.close()
 
 
 async def test_after_an_afk_kick_in_a_full_room_a_bot_takes_the_seat_and_the_rematch_starts(

@@ -9,44 +9,23 @@ from jokeapp.rooms import commands as cmd
 from jokeapp.rooms.clock import FakeClock
 from jokeapp.rooms.manager import RoomManager
 from jokeapp.rooms.messages import room_info
-from jokeapp.rooms.room import Room
 from jokeapp.store.memory import MemoryStore
-from tests.rooms.conftest import FakeConn, as_json, next_seq, run_until_over, settle, tick
+from tests.rooms.conftest import (
+    FakeConn,
+    as_json,
+    confirm_all,
+    current,
+    next_seq,
+    run_until_over,
+    seated_room,
+    settle,
+    tick,
+)
 from tests.rooms.fakegame import GAME as RACE
 
 
-async def race_room(
-    manager: RoomManager, people: int = 2
-) -> tuple[Room, list[str], list[FakeConn]]:
-    room, host, _ = await manager.create("race", {}, "n1")
-    tokens = [host]
-    for i in range(2, people + 1):
-        token, _ = await room.call(cmd.Join(f"n{i}", "player"))
-        tokens.append(token)
-    conns = []
-    for token in tokens:
-        conn = FakeConn()
-        await room.call(cmd.Connect(conn, token))
-        conns.append(conn)
-    await room.call(cmd.Start(host))
-    return room, tokens, conns
-
-
-async def confirm_all(room: Room, conns: list[FakeConn]) -> None:
-    for conn in conns:
-        await room.call(cmd.ClientAction(conn, 1, {"type": "confirm"}))
-    assert room.match is not None and room.match.state["phase"] == "race", [
-        c.sent[-1] for c in conns
-    ]
-
-
-def current(room: Room) -> str:
-    assert room.match is not None
-    return str(room.match.state["players"][room.match.state["current"]])
-
-
 async def test_updates_are_numbered_without_gaps_for_everyone(manager: RoomManager) -> None:
-    room, _, conns = await race_room(manager, 3)
+    room, _, conns = await seated_room(manager, people=3)
     await confirm_all(room, conns)
     for _ in range(1000):
         if room.status != "playing":
@@ -61,7 +40,7 @@ async def test_updates_are_numbered_without_gaps_for_everyone(manager: RoomManag
 
 
 async def test_action_is_acknowledged_to_its_sender_only(manager: RoomManager) -> None:
-    room, _, conns = await race_room(manager)
+    room, _, conns = await seated_room(manager)
     await room.call(cmd.ClientAction(conns[0], 1, {"type": "confirm"}))
     mine, theirs = conns[0].last("update"), conns[1].last("update")
     assert (
@@ -75,7 +54,7 @@ async def test_action_is_acknowledged_to_its_sender_only(manager: RoomManager) -
 async def test_repeated_client_seq_is_applied_once(
     manager: RoomManager, store: MemoryStore
 ) -> None:
-    room, _, conns = await race_room(manager)
+    room, _, conns = await seated_room(manager)
     await confirm_all(room, conns)
     conn = conns[int(current(room)[1:]) - 1]
     seq_before = room.audience.seq
@@ -90,7 +69,7 @@ async def test_repeated_client_seq_is_applied_once(
 
 
 async def test_out_of_turn_and_malformed_actions_change_nothing(manager: RoomManager) -> None:
-    room, _, conns = await race_room(manager)
+    room, _, conns = await seated_room(manager)
     await confirm_all(room, conns)
     waiting = conns[0] if current(room) == "p2" else conns[1]
     before, seq = RACE.to_json(room.match.state), room.audience.seq  # type: ignore[union-attr]
@@ -109,7 +88,7 @@ async def test_out_of_turn_and_malformed_actions_change_nothing(manager: RoomMan
 
 
 async def test_spectator_sees_updates_but_cannot_act(manager: RoomManager) -> None:
-    room, tokens, conns = await race_room(manager)
+    room, tokens, conns = await seated_room(manager)
     token, _ = await room.call(cmd.Join("구경꾼", "spectator"))
     watcher = FakeConn()
     await room.call(cmd.Connect(watcher, token))
@@ -127,7 +106,7 @@ async def test_spectator_sees_updates_but_cannot_act(manager: RoomManager) -> No
 
 
 async def test_hidden_secret_only_reaches_its_owner(manager: RoomManager) -> None:
-    room, _, conns = await race_room(manager)
+    room, _, conns = await seated_room(manager)
     assert room.match is not None
     secrets = room.match.state["secret"]
     await confirm_all(room, conns)
@@ -144,7 +123,7 @@ async def test_hidden_secret_only_reaches_its_owner(manager: RoomManager) -> Non
 async def test_a_second_connection_with_the_same_token_replaces_the_first(
     manager: RoomManager,
 ) -> None:
-    room, tokens, conns = await race_room(manager)
+    room, tokens, conns = await seated_room(manager)
     newer = FakeConn()
     await room.call(cmd.Connect(newer, tokens[0]))
     assert conns[0].closed == 4409 and conns[0].last("error")["code"] == "replaced"
@@ -154,7 +133,7 @@ async def test_a_second_connection_with_the_same_token_replaces_the_first(
 
 
 async def test_reconnecting_returns_the_seat_and_last_client_seq(manager: RoomManager) -> None:
-    room, tokens, conns = await race_room(manager)
+    room, tokens, conns = await seated_room(manager)
     await room.call(cmd.ClientAction(conns[1], 1, {"type": "confirm"}))
     await room.call(cmd.Disconnect(conns[1]))
     assert conns[0].last("update")["room"]["seats"][1]["connected"] is False
@@ -169,7 +148,7 @@ async def test_reconnecting_returns_the_seat_and_last_client_seq(manager: RoomMa
 async def test_timeout_auto_action_is_logged_as_auto(
     manager: RoomManager, clock: FakeClock, store: MemoryStore
 ) -> None:
-    room, _, conns = await race_room(manager)
+    room, _, conns = await seated_room(manager)
     confirm_deadline = conns[0].last("update")["pending"][0]["deadline"]
     await tick(manager, clock, 19.9)
     assert room.match is not None and room.match.state["phase"] == "confirm"
@@ -184,7 +163,7 @@ async def test_timeout_auto_action_is_logged_as_auto(
 async def test_deadline_of_a_waiting_player_is_kept_when_another_acts(
     manager: RoomManager, clock: FakeClock
 ) -> None:
-    room, _, conns = await race_room(manager)
+    room, _, conns = await seated_room(manager)
     first = conns[0].last("update")["pending"]
     await tick(manager, clock, 5)
     await room.call(cmd.ClientAction(conns[0], 1, {"type": "confirm"}))
@@ -215,7 +194,7 @@ async def test_bots_play_a_race_to_the_end_and_the_record_verifies(
 async def test_record_is_not_ready_before_the_end(manager: RoomManager) -> None:
     from jokeapp.rooms.errors import RoomError
 
-    room, _, _ = await race_room(manager)
+    room, _, _ = await seated_room(manager)
     try:
         await manager.record(room.code, None)
     except RoomError as err:
@@ -227,7 +206,7 @@ async def test_record_is_not_ready_before_the_end(manager: RoomManager) -> None:
 async def test_a_failed_store_write_rolls_the_action_back(
     manager: RoomManager, store: MemoryStore
 ) -> None:
-    room, _, conns = await race_room(manager)
+    room, _, conns = await seated_room(manager)
     store.fail_appends = True
     seq = room.audience.seq
     await room.call(cmd.ClientAction(conns[0], 1, {"type": "confirm"}))
@@ -245,7 +224,7 @@ async def test_a_failed_store_write_rolls_the_action_back(
 async def test_rematch_keeps_the_seats_with_a_new_seed(
     manager: RoomManager, clock: FakeClock
 ) -> None:
-    room, tokens, conns = await race_room(manager)
+    room, tokens, conns = await seated_room(manager)
     first_hash = as_json(room_info(room))["seedHash"]
     await run_until_over(manager, clock, room, 5)
     info = as_json(await room.call(cmd.Rematch(tokens[0])))
@@ -262,7 +241,7 @@ def _unused(_: Any) -> None:
 async def test_finished_unwatched_rooms_leave_memory_and_come_back_from_the_store(
     manager: RoomManager, clock: FakeClock
 ) -> None:
-    room, tokens, conns = await race_room(manager)
+    room, tokens, conns = await seated_room(manager)
     await run_until_over(manager, clock, room, 5)
     assert await manager.evict_idle() == 0  # still watched
     for conn in conns:
@@ -279,7 +258,7 @@ async def test_finished_unwatched_rooms_leave_memory_and_come_back_from_the_stor
 async def test_a_client_seq_jump_is_refused_unchanged_and_names_the_expected_number(
     manager: RoomManager, store: MemoryStore
 ) -> None:
-    room, _, conns = await race_room(manager)
+    room, _, conns = await seated_room(manager)
     before, seq = RACE.to_json(room.match.state), room.audience.seq  # type: ignore[union-attr]
     for jump in (2, 2**31 - 1):  # the highest number used to lock the seat for good
         await room.call(cmd.ClientAction(conns[0], jump, {"type": "confirm"}))

@@ -12,8 +12,16 @@ from jokeapp.rooms.manager import RoomManager, installed_games
 from jokeapp.rooms.messages import pending_info, room_info
 from jokeapp.rooms.room import Room
 from jokeapp.store.memory import MemoryStore
-from tests.rooms.conftest import FakeConn, all_games, as_json, settle, tick
-from tests.rooms.lapsgame import GAME as LAPS
+from tests.rooms.conftest import (
+    FakeConn,
+    as_json,
+    seated_room,
+    settle,
+    setup_pause,
+    tick,
+    until,
+    with_laps,
+)
 
 GAMES = installed_games()
 needs_dalmuti = pytest.mark.skipif(
@@ -21,40 +29,9 @@ needs_dalmuti = pytest.mark.skipif(
 )
 
 
-def with_laps() -> dict[str, Any]:
-    return {**all_games(), "laps": LAPS}
-
-
-@pytest.fixture
-async def laps_manager(store: MemoryStore, clock: FakeClock) -> Any:
-    mgr = RoomManager(store, clock, bot_delay=1.0, games=with_laps)
-    yield mgr
-    await mgr.close()
-
-
-async def laps_room(manager: RoomManager) -> tuple[Room, list[str], list[FakeConn]]:
-    room, host, _ = await manager.create("laps", {}, "방장")
-    other, _ = await room.call(cmd.Join("친구", "player"))
-    conns = [FakeConn(), FakeConn()]
-    await room.call(cmd.Connect(conns[0], host))
-    await room.call(cmd.Connect(conns[1], other))
-    await room.call(cmd.Start(host))
-    return room, [host, other], conns
-
-
 def round_now(room: Room) -> int:
     assert room.match is not None
     return int(room.match.state["round"])
-
-
-async def until(
-    manager: RoomManager, clock: FakeClock, condition: Any, limit: float = 2000
-) -> None:
-    spent = 0.0
-    while not condition():
-        assert spent < limit, "condition not reached"
-        await tick(manager, clock, 0.5)
-        spent += 0.5
 
 
 def seat(update_or_info: dict[str, Any], player: str) -> dict[str, Any]:
@@ -65,7 +42,7 @@ def seat(update_or_info: dict[str, Any], player: str) -> dict[str, Any]:
 async def test_afk_offer_waits_for_two_absent_rounds_not_two_absent_turns(
     laps_manager: RoomManager, clock: FakeClock
 ) -> None:
-    room, _, conns = await laps_room(laps_manager)
+    room, _, conns = await seated_room(laps_manager, "laps")
     await room.call(cmd.Disconnect(conns[1]))
     # Round 1 gives p2 two turns (a "double"), both played by the timeout rule: one round.
     await until(laps_manager, clock, lambda: round_now(room) == 2)
@@ -79,7 +56,7 @@ async def test_afk_offer_waits_for_two_absent_rounds_not_two_absent_turns(
 async def test_keep_asks_again_after_two_more_rounds_and_a_return_withdraws_the_offer(
     laps_manager: RoomManager, clock: FakeClock
 ) -> None:
-    room, tokens, conns = await laps_room(laps_manager)
+    room, tokens, conns = await seated_room(laps_manager, "laps")
     await room.call(cmd.Disconnect(conns[1]))
     await until(laps_manager, clock, lambda: bool(room.absences.offers))
     asked_in = round_now(room)
@@ -98,7 +75,7 @@ async def test_keep_asks_again_after_two_more_rounds_and_a_return_withdraws_the_
 async def test_an_own_action_clears_the_absent_rounds(
     laps_manager: RoomManager, clock: FakeClock
 ) -> None:
-    room, tokens, conns = await laps_room(laps_manager)
+    room, tokens, conns = await seated_room(laps_manager, "laps")
     await room.call(cmd.Disconnect(conns[1]))
     await until(laps_manager, clock, lambda: room.absences.rounds.get("p2") == 1)
     back = FakeConn()
@@ -113,7 +90,7 @@ async def test_an_own_action_clears_the_absent_rounds(
 async def test_absence_counters_survive_a_restart(
     laps_manager: RoomManager, store: MemoryStore, clock: FakeClock
 ) -> None:
-    room, tokens, conns = await laps_room(laps_manager)
+    room, tokens, conns = await seated_room(laps_manager, "laps")
     await room.call(cmd.Disconnect(conns[1]))
     await until(laps_manager, clock, lambda: bool(room.absences.offers))
     rounds, timeouts = dict(room.absences.rounds), dict(room.absences.timeouts_in_row)
@@ -131,7 +108,7 @@ async def test_absence_counters_survive_a_restart(
 async def test_away_goes_out_when_the_grace_ends_and_back_on_return(
     laps_manager: RoomManager, clock: FakeClock
 ) -> None:
-    room, tokens, conns = await laps_room(laps_manager)
+    room, tokens, conns = await seated_room(laps_manager, "laps")
     await room.call(cmd.Disconnect(conns[1]))
     closed = conns[0].last("update")
     assert seat(closed, "p2")["connected"] is False and seat(closed, "p2")["away"] is False
@@ -151,7 +128,7 @@ async def test_away_goes_out_when_the_grace_ends_and_back_on_return(
 
 
 async def test_a_seat_left_mid_match_is_away(laps_manager: RoomManager, clock: FakeClock) -> None:
-    room, tokens, conns = await laps_room(laps_manager)
+    room, tokens, conns = await seated_room(laps_manager, "laps")
     await room.call(cmd.Leave(tokens[1]))
     assert seat(conns[0].last("update"), "p2")["away"] is True
     assert seat(as_json(room_info(room)), "p1")["away"] is False
@@ -161,9 +138,7 @@ async def test_a_seat_left_mid_match_is_away(laps_manager: RoomManager, clock: F
 async def test_dalmuti_seat_is_away_once_timed_out_while_disconnected(
     manager: RoomManager, clock: FakeClock
 ) -> None:
-    from tests.rooms.test_timers import room_with, setup_pause
-
-    room, _, conns = await room_with(manager, "dalmuti", 4, 0)
+    room, _, conns = await seated_room(manager, "dalmuti", 4)
     await room.call(cmd.Disconnect(conns[0]))
     await tick(manager, clock, setup_pause(room) + 19)
     assert (

@@ -14,8 +14,16 @@ from jokeapp.rooms.manager import RoomManager
 from jokeapp.rooms.room import SEQ_RESERVE, Room
 from jokeapp.store.api import RoomRow
 from jokeapp.store.memory import MemoryStore
-from tests.rooms.conftest import FakeConn, all_games, next_seq, tick
-from tests.rooms.test_presence import laps_room, until, with_laps
+from tests.rooms.conftest import (
+    FakeConn,
+    all_games,
+    current,
+    next_seq,
+    seated_room,
+    tick,
+    until,
+    with_laps,
+)
 
 
 class CountingStore(MemoryStore):
@@ -50,11 +58,6 @@ class Witness(FakeConn):
 
     def _logs(self) -> list[list[Any]]:
         return [log for (rid, _), log in self.store.actions.items() if rid == self.room_id]
-
-
-def current(room: Room) -> str:
-    assert room.match is not None
-    return str(room.match.state["players"][room.match.state["current"]])
 
 
 def numbers(conns: list[FakeConn]) -> set[int]:
@@ -100,7 +103,7 @@ async def test_a_match_restored_after_room_changes_past_its_last_action_goes_on_
 ) -> None:
     store = CountingStore()
     first = RoomManager(store, clock, bot_delay=1.0, games=with_laps)
-    room, tokens, conns = await laps_room(first)
+    room, tokens, conns = await seated_room(first, "laps")
     await room.call(cmd.ClientAction(conns[0], next_seq(room, "p1"), {"type": "go"}))
     assert conns[0].last("update")["ack"] == 1
     last_logged = max(a.seq for a in store.actions[(room.room_id, 1)])

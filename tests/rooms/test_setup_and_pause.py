@@ -11,8 +11,7 @@ from jokeapp.rooms.manager import RoomManager, installed_games
 from jokeapp.rooms.messages import pending_info
 from jokeapp.store.memory import MemoryStore
 from jokeapp.wire.protocol import ServerMessage
-from tests.rooms.conftest import FakeConn, all_games, as_json, run_until_over, tick
-from tests.rooms.lapsgame import GAME as LAPS
+from tests.rooms.conftest import FakeConn, as_json, run_until_over, seated_room, tick, with_laps
 from tests.rooms.lapsgame import MOVE_PAUSE
 
 GAMES = installed_games()
@@ -96,7 +95,7 @@ async def test_dalmuti_opening_draw_reaches_players_and_the_first_deadline_waits
 async def test_a_decision_starts_after_the_games_pause_for_people_and_bots(
     store: MemoryStore, clock: FakeClock
 ) -> None:
-    manager = RoomManager(store, clock, bot_delay=1.0, games=lambda: {**all_games(), "laps": LAPS})
+    manager = RoomManager(store, clock, bot_delay=1.0, games=with_laps)
     room, host, _ = await manager.create("laps", {}, "a")
     await room.call(cmd.AddBot(host, "heuristic"))
     conn = TimedConn(clock)
@@ -173,9 +172,7 @@ def test_marble_gives_a_walking_token_its_time() -> None:
 async def test_marble_pending_deadline_includes_the_walk(
     manager: RoomManager, clock: FakeClock
 ) -> None:
-    from tests.rooms.test_timers import room_with
-
-    room, _, conns = await room_with(manager, "marble", 2, 0, {"turnSeconds": 30})
+    room, _, conns = await seated_room(manager, "marble", 2, options={"turnSeconds": 30})
     first = as_json(pending_info(room))[0]["player"]
     conn = conns[int(first[1:]) - 1]
     await room.call(cmd.ClientAction(conn, 1, {"type": "ROLL"}))

@@ -11,8 +11,7 @@ from jokeapp.rooms.match import LoggedStep, Match
 from jokeapp.rooms.restore import restore_room
 from jokeapp.rooms.room import SEQ_RESERVE, SNAPSHOT_EVERY
 from jokeapp.store.memory import MemoryStore
-from tests.rooms.conftest import FakeConn, next_seq, run_until_over, tick
-from tests.rooms.test_timers import room_with
+from tests.rooms.conftest import FakeConn, next_seq, run_until_over, seated_room, tick
 
 GAMES = installed_games()
 needs_marble = pytest.mark.skipif("marble" not in GAMES, reason="marble engine not installed yet")
@@ -26,7 +25,7 @@ async def test_marble_disconnected_player_turns_run_automatically_and_tolls_are_
     manager: RoomManager, clock: FakeClock
 ) -> None:
     """marble §10 "연결 끊김: 끊긴 사람의 차례가 자동 진행되고 통행료는 정상 수령"."""
-    room, tokens, conns = await room_with(manager, "marble", 1, 1, {"maxRounds": 15})
+    room, tokens, conns = await seated_room(manager, "marble", 1, 1, {"maxRounds": 15})
     token, _ = await room.call(cmd.Join("구경", "spectator"))
     watcher = FakeConn()
     await room.call(cmd.Connect(watcher, token))
@@ -52,7 +51,7 @@ async def test_dalmuti_out_of_turn_play_unknown_cards_and_duplicate_packets_are_
     manager: RoomManager, clock: FakeClock
 ) -> None:
     """dalmuti §10 "차례가 아닌 play, 손에 없는 카드, 중복 패킷은 거부되고 상태가 바뀌지 않는다"."""
-    room, tokens, conns = await room_with(manager, "dalmuti", 4, 0)
+    room, tokens, conns = await seated_room(manager, "dalmuti", 4, 0)
     for conn in conns:
         await room.call(cmd.ClientAction(conn, 1, {"type": "confirmHand"}))
     for _ in range(200):

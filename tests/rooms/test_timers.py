@@ -6,14 +6,21 @@ from typing import Any
 
 import pytest
 
-from jokeapp.core.contract import presentation_pause
 from jokeapp.rooms import commands as cmd
 from jokeapp.rooms.clock import FakeClock
 from jokeapp.rooms.manager import RoomManager, installed_games
 from jokeapp.rooms.messages import pending_info
 from jokeapp.rooms.room import Room
 from jokeapp.store.memory import MemoryStore
-from tests.rooms.conftest import FakeConn, as_json, next_seq, run_until_over, tick
+from tests.rooms.conftest import (
+    FakeConn,
+    as_json,
+    next_seq,
+    run_until_over,
+    seated_room,
+    setup_pause,
+    tick,
+)
 
 GAMES = installed_games()
 MARBLE_MAX_PAUSE = 2.0  # jokeapp/games/marble/presentation.py: the longest walk allowance
@@ -21,31 +28,6 @@ needs_marble = pytest.mark.skipif("marble" not in GAMES, reason="marble engine n
 needs_dalmuti = pytest.mark.skipif(
     "dalmuti" not in GAMES, reason="dalmuti engine not installed yet"
 )
-
-
-async def room_with(
-    manager: RoomManager, game: str, people: int, bots: int, options: dict[str, Any] | None = None
-) -> tuple[Room, list[str], list[FakeConn]]:
-    room, host, _ = await manager.create(game, options or {}, "n1")
-    tokens = [host]
-    for i in range(2, people + 1):
-        token, _ = await room.call(cmd.Join(f"n{i}", "player"))
-        tokens.append(token)
-    for _ in range(bots):
-        await room.call(cmd.AddBot(host, "heuristic"))
-    conns = []
-    for token in tokens:
-        conn = FakeConn()
-        await room.call(cmd.Connect(conn, token))
-        conns.append(conn)
-    await room.call(cmd.Start(host))
-    return room, tokens, conns
-
-
-def setup_pause(room: Room) -> float:
-    """The game's pause after its setup events (dalmuti shows the seat draw first)."""
-    assert room.match is not None
-    return presentation_pause(room.game, room.match.setup_events)
 
 
 def autos(store: MemoryStore, room: Room) -> list[tuple[str, dict[str, Any]]]:
@@ -73,7 +55,7 @@ async def until_pending(
 async def test_marble_timeout_turn_start_rolls_and_decide_passes(
     manager: RoomManager, clock: FakeClock, store: MemoryStore
 ) -> None:
-    room, _, _ = await room_with(manager, "marble", 2, 0, {"turnSeconds": 15})
+    room, _, _ = await seated_room(manager, "marble", 2, 0, {"turnSeconds": 15})
     first = as_json(pending_info(room))[0]["player"]
     await tick(manager, clock, 14.9)
     assert autos(store, room) == []
@@ -91,7 +73,7 @@ async def test_marble_timeout_turn_start_rolls_and_decide_passes(
 async def test_marble_disconnect_gets_five_seconds_of_grace_then_acts_at_once(
     manager: RoomManager, clock: FakeClock, store: MemoryStore
 ) -> None:
-    room, tokens, conns = await room_with(manager, "marble", 2, 0, {"turnSeconds": 60})
+    room, tokens, conns = await seated_room(manager, "marble", 2, 0, {"turnSeconds": 60})
     first = as_json(pending_info(room))[0]["player"]
     await room.call(cmd.Disconnect(conns[int(first[1:]) - 1]))
     assert pending_of(room, first)[0]["deadline"] == int((clock.now() + 5) * 1000)
@@ -117,7 +99,7 @@ async def test_marble_disconnect_gets_five_seconds_of_grace_then_acts_at_once(
 async def test_marble_afk_two_rounds_offers_the_host_kick_or_keep(
     manager: RoomManager, clock: FakeClock, store: MemoryStore
 ) -> None:
-    room, tokens, conns = await room_with(
+    room, tokens, conns = await seated_room(
         manager, "marble", 2, 1, {"turnSeconds": 15, "maxRounds": 0}
     )
     await room.call(cmd.Disconnect(conns[1]))
@@ -146,7 +128,7 @@ async def test_marble_afk_two_rounds_offers_the_host_kick_or_keep(
 async def test_marble_disconnected_player_turns_are_automatic_and_game_ends(
     manager: RoomManager, clock: FakeClock
 ) -> None:
-    room, _, conns = await room_with(manager, "marble", 1, 1, {"maxRounds": 15})
+    room, _, conns = await seated_room(manager, "marble", 1, 1, {"maxRounds": 15})
     await room.call(cmd.Disconnect(conns[0]))
     await run_until_over(manager, clock, room, 2)
     assert (
@@ -158,7 +140,7 @@ async def test_marble_disconnected_player_turns_are_automatic_and_game_ends(
 async def test_dalmuti_timeouts_confirm_without_revolution_and_play_on(
     manager: RoomManager, clock: FakeClock, store: MemoryStore
 ) -> None:
-    room, _, _ = await room_with(manager, "dalmuti", 4, 0)
+    room, _, _ = await seated_room(manager, "dalmuti", 4, 0)
     await tick(manager, clock, setup_pause(room) + 20.01)
     confirms = autos(store, room)
     assert len(confirms) == 4
@@ -169,7 +151,7 @@ async def test_dalmuti_timeouts_confirm_without_revolution_and_play_on(
 async def test_dalmuti_three_timeouts_in_a_row_shorten_the_deadline_to_five_seconds(
     manager: RoomManager, clock: FakeClock, store: MemoryStore
 ) -> None:
-    room, tokens, conns = await room_with(manager, "dalmuti", 1, 3, {"turnSeconds": 30})
+    room, tokens, conns = await seated_room(manager, "dalmuti", 1, 3, {"turnSeconds": 30})
     for _ in range(5000):
         if room.absences.timeouts_in_row.get("p1", 0) >= 3 and pending_of(room, "p1"):
             break
@@ -190,7 +172,7 @@ async def test_dalmuti_three_timeouts_in_a_row_shorten_the_deadline_to_five_seco
 async def test_dalmuti_disconnect_removes_nobody_and_keeps_normal_deadlines(
     manager: RoomManager, clock: FakeClock
 ) -> None:
-    room, _, conns = await room_with(manager, "dalmuti", 4, 0, {"rounds": 1})
+    room, _, conns = await seated_room(manager, "dalmuti", 4, 0, {"rounds": 1})
     await room.call(cmd.Disconnect(conns[0]))
     assert pending_of(room, "p1")[0]["deadline"] == int(
         (clock.now() + setup_pause(room) + 20) * 1000
@@ -209,7 +191,7 @@ async def test_dalmuti_disconnect_removes_nobody_and_keeps_normal_deadlines(
 async def test_marble_leaving_mid_match_passes_host_and_plays_the_seat_at_once(
     manager: RoomManager, clock: FakeClock, store: MemoryStore
 ) -> None:
-    room, tokens, conns = await room_with(manager, "marble", 2, 0, {"turnSeconds": 60})
+    room, tokens, conns = await seated_room(manager, "marble", 2, 0, {"turnSeconds": 60})
     await room.call(cmd.Leave(tokens[0]))
     assert (
         room.members.host_id == "p2" and room.members.seats["p1"].gone and conns[0].closed == 1000
@@ -236,7 +218,7 @@ async def test_marble_leaving_mid_match_passes_host_and_plays_the_seat_at_once(
 async def test_dalmuti_kick_mid_match_voids_the_token_but_keeps_the_seat(
     manager: RoomManager, clock: FakeClock
 ) -> None:
-    room, tokens, conns = await room_with(manager, "dalmuti", 4, 0, {"rounds": 1})
+    room, tokens, conns = await seated_room(manager, "dalmuti", 4, 0, {"rounds": 1})
     info = as_json(await room.call(cmd.Kick(tokens[0], "p3")))
     assert [s["playerId"] for s in info["seats"]] == ["p1", "p2", "p3", "p4"]
     assert conns[2].closed == 4403 and conns[2].last("error")["code"] == "kicked"

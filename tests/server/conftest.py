@@ -10,10 +10,8 @@ from tests.server.harness import Api, ServerProcess
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[ServerProcess]:
-    proc = ServerProcess(str(tmp_path / "joke.sqlite3"))
-    proc.start()
-    yield proc
-    proc.stop()
+    with ServerProcess(str(tmp_path / "joke.sqlite3")) as proc:
+        yield proc
 
 
 @pytest.fixture

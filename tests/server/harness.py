@@ -15,6 +15,7 @@ from typing import Any
 
 import httpx
 import websockets
+from prometheus_client.parser import text_string_to_metric_families
 
 from jokeapp.bench.loopback import Loopback, free_port
 from tests.heldview import held_view, with_defaults
@@ -85,6 +86,14 @@ class ServerProcess(Loopback):
             f"server did not start in {START_LIMIT} s: {self.log_path.read_text()[-2000:]}"
         )
 
+    def __enter__(self) -> ServerProcess:
+        """``with ServerProcess(...) as server:`` started, and stopped whatever happens."""
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
     def kill(self) -> None:
         """SIGKILL: no shutdown, no flush; what was committed is all there is."""
         if self.proc is not None and self.proc.poll() is None:
@@ -145,6 +154,15 @@ class Client:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self.task
+
+    async def reconnect_via(self, server: ServerProcess) -> Client:
+        """The same person on a new socket through ``server`` (this one is closed): the same
+        token and policy, and what they sent and had acknowledged carried over."""
+        await self.close()
+        fresh = Client(server, self.room_id, self.token, self.player_id, self.policy)
+        fresh.acked, fresh.sent_actions = self.acked, self.sent_actions
+        await fresh.connect()
+        return fresh
 
     async def send(self, message: dict[str, Any]) -> None:
         await self.ws.send(json.dumps(message))
@@ -288,6 +306,26 @@ def race_policy(
     if view["phase"] == "confirm":
         return [{"type": "confirm"}]
     return [{"type": "step", "n": 2}]
+
+
+# every sample of a /metrics answer: (name, sorted labels) -> value
+Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
+
+
+def samples(text: str) -> Samples:
+    """Every sample of a /metrics answer (Prometheus text format), parsed by prometheus-client."""
+    out: Samples = {}
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            out[(sample.name, tuple(sorted(sample.labels.items())))] = sample.value
+    return out
+
+
+async def scrape(http: httpx.AsyncClient, url: str = "/metrics") -> Samples:
+    """A server's /metrics, every sample (``url``: another node's, for a client of no base)."""
+    r = await http.get(url)
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/plain")
+    return samples(r.text)
 
 
 class Api:

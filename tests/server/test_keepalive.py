@@ -1,6 +1,6 @@
 """The WebSocket keepalive (jokeapp/server/keepalive.py): one sweep, pings only to silent
-sockets, a silent pinged socket dropped; and, end to end, a silent page that answers pings
-keeps its seat."""
+sockets, a silent pinged socket dropped, both counted in /metrics; and, end to end, a silent
+page that answers pings keeps its seat while a dead one is dropped and counted."""
 
 from __future__ import annotations
 
@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 
 from jokeapp.server import keepalive
-from jokeapp.server.keepalive import Sweep
-from tests.server.harness import Api, Client, ServerProcess, masked_text_frame
+from jokeapp.server.keepalive import Sweep, Tally
+from jokeapp.telemetry.metrics import Metrics
+from tests.server.harness import Api, Client, ServerProcess, masked_text_frame, scrape
 
 
 class FakeSocket:
@@ -53,9 +54,9 @@ class FakeLoop:
         return object()  # a handle
 
 
-def sweep_of(*sockets: FakeSocket) -> tuple[Sweep, FakeLoop]:
+def sweep_of(*sockets: FakeSocket, tally: Tally | None = None) -> tuple[Sweep, FakeLoop]:
     loop = FakeLoop()
-    sweep = Sweep(loop, interval=3.0, timeout=3.0)  # type: ignore[arg-type]
+    sweep = Sweep(loop, interval=3.0, timeout=3.0, tally=tally)  # type: ignore[arg-type]
     for socket in sockets:
         sweep.add(socket)
     return sweep, loop
@@ -74,7 +75,7 @@ def test_a_silent_socket_is_pinged_after_the_interval_and_dropped_after_the_time
     assert socket.pings == 1 and not socket.dropped  # pinged once, waiting for an answer
     sweep.sweep(106.0)
     assert socket.dropped and socket not in sweep.sockets
-    assert (sweep.pings, sweep.dropped) == (1, 1)
+    assert (sweep.tally.pings, sweep.tally.dropped) == (1, 1)
     sweep.sweep(107.0)
     assert socket.pings == 1  # a dropped socket is not looked at again
 
@@ -108,7 +109,7 @@ def test_a_closing_socket_is_not_pinged_and_leaves_the_sweep() -> None:
     socket = FakeSocket(closing=True)
     sweep, _ = sweep_of(socket)
     sweep.sweep(103.0)
-    assert socket.pings == 0 and socket not in sweep.sockets and sweep.pings == 0
+    assert socket.pings == 0 and socket not in sweep.sockets and sweep.tally.pings == 0
 
 
 def test_one_timer_runs_the_sweep_and_stops_without_sockets() -> None:
@@ -122,6 +123,34 @@ def test_one_timer_runs_the_sweep_and_stops_without_sockets() -> None:
     assert loop.timers == []  # nothing left to look at: no more wake-ups
 
 
+def counted(metrics: Metrics) -> tuple[float, float]:
+    """(pings, dropped) as /metrics says them."""
+    reg = metrics.registry
+    pings = reg.get_sample_value("joke_ws_keepalive_pings_total")
+    dropped = reg.get_sample_value("joke_ws_keepalive_dropped_total")
+    assert pings is not None and dropped is not None
+    return pings, dropped
+
+
+def test_pings_and_drops_are_counted_in_the_metrics_across_sweeps() -> None:
+    tally, metrics = Tally(), Metrics()
+    metrics.watch_keepalive(lambda: tally.pings, lambda: tally.dropped)
+    assert counted(metrics) == (0, 0)
+    silent, answers = FakeSocket(), FakeSocket()
+    sweep, _ = sweep_of(silent, answers, tally=tally)
+    sweep.sweep(103.0)  # both silent for 3 s: both pinged
+    assert counted(metrics) == (2, 0)
+    answers.heard = True
+    sweep.sweep(104.0)
+    sweep.sweep(106.0)  # the silent one had 3 s to answer its ping
+    assert silent.dropped and not answers.dropped
+    assert counted(metrics) == (2, 1)
+    later, _ = sweep_of(FakeSocket(), tally=tally)  # the next sweep (the last one's sockets
+    later.sweep(103.0)  # gone) counts on
+    assert counted(metrics) == (3, 1)
+    assert b"joke_ws_keepalive_dropped_total 1.0" in metrics.render()
+
+
 def test_the_bound_is_interval_plus_one_sweep_plus_timeout() -> None:
     assert keepalive.bound(keepalive.INTERVAL, keepalive.TIMEOUT) == 7.0
     assert keepalive.bound(0.3, 0.2) == pytest.approx(0.7)
@@ -130,14 +159,25 @@ def test_the_bound_is_interval_plus_one_sweep_plus_timeout() -> None:
 # --- end to end ---------------------------------------------------------------------------
 
 
+@contextlib.contextmanager
+def pinging(tmp_path: Path, timeout: str) -> Iterator[ServerProcess]:
+    """A server that pings a socket silent for 0.2 s and gives it ``timeout`` s to answer."""
+    extra = ("--ws-ping", "0.2", "--ws-ping-timeout", timeout)
+    with ServerProcess(str(tmp_path / "joke.sqlite3"), extra=extra) as proc:
+        yield proc
+
+
 @pytest.fixture
 def quick_pings(tmp_path: Path) -> Iterator[ServerProcess]:
-    proc = ServerProcess(
-        str(tmp_path / "joke.sqlite3"), extra=("--ws-ping", "0.2", "--ws-ping-timeout", "0.5")
-    )
-    proc.start()
-    yield proc
-    proc.stop()
+    with pinging(tmp_path, "0.5") as proc:
+        yield proc
+
+
+@pytest.fixture
+def patient_pings(tmp_path: Path) -> Iterator[ServerProcess]:
+    """Time enough for a live client to answer on a loaded machine: only a dead one drops."""
+    with pinging(tmp_path, "3") as proc:
+        yield proc
 
 
 async def _read_frame(reader: asyncio.StreamReader) -> tuple[int, bytes]:
@@ -160,6 +200,22 @@ def _masked_pong(payload: bytes) -> bytes:
     )
 
 
+async def raw_seat(
+    proc: ServerProcess, room_id: str, token: str
+) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A page's WebSocket, by hand (so the test decides whether it answers pings), that has
+    sent its auth: the seat is taken."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", proc.port)
+    writer.write(
+        f"GET /ws/{room_id} HTTP/1.1\r\nHost: 127.0.0.1:{proc.port}\r\n"
+        "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
+    )
+    await reader.readuntil(b"\r\n\r\n")
+    writer.write(masked_text_frame(json.dumps({"type": "auth", "token": token})))
+    return reader, writer
+
+
 def seat_connected(client: Client, player: str) -> bool | None:
     rooms = [m["room"] for m in client.messages if m.get("room")]
     if not rooms:
@@ -176,15 +232,8 @@ async def test_a_silent_page_that_answers_pings_keeps_its_seat(
     joined = await api.join(created["code"], "b")
     host = Client(quick_pings, created["roomId"], created["token"], "p1")
     await host.connect()
-    reader, writer = await asyncio.open_connection("127.0.0.1", quick_pings.port)
+    reader, writer = await raw_seat(quick_pings, created["roomId"], joined["token"])
     try:
-        writer.write(
-            f"GET /ws/{created['roomId']} HTTP/1.1\r\nHost: 127.0.0.1:{quick_pings.port}\r\n"
-            "Upgrade: websocket\r\nConnection: Upgrade\r\n"
-            "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
-        )
-        await reader.readuntil(b"\r\n\r\n")
-        writer.write(masked_text_frame(json.dumps({"type": "auth", "token": joined["token"]})))
         await host.wait_until(lambda: seat_connected(host, "p2") is True)
         seen = len(host.messages)
         pings = 0
@@ -202,6 +251,36 @@ async def test_a_silent_page_that_answers_pings_keeps_its_seat(
             if m.get("room")
             for s in m["room"]["seats"]
         )
+    finally:
+        writer.close()
+        with contextlib.suppress(Exception):
+            await writer.wait_closed()
+        await host.close()
+        await api.close()
+
+
+async def test_a_dead_page_is_pinged_dropped_and_counted(patient_pings: ServerProcess) -> None:
+    server = patient_pings
+    api = Api(server)
+    created = await api.create("race", "a", {"turnSeconds": 30})
+    joined = await api.join(created["code"], "b")
+    host = Client(server, created["roomId"], created["token"], "p1")
+    await host.connect()
+    reader, writer = await raw_seat(server, created["roomId"], joined["token"])
+    try:
+        await host.wait_until(lambda: seat_connected(host, "p2") is True)
+        opcodes: list[int] = []
+        async with asyncio.timeout(30):  # a hang guard: the drop comes within 0.2 + 0.2 + 3 s
+            while not opcodes or opcodes[-1] != 0x8:  # never answers: read until the close
+                opcode, payload = await _read_frame(reader)
+                opcodes.append(opcode)
+        assert 0x9 in opcodes  # pinged first
+        assert int.from_bytes(payload[:2], "big") == 1011  # closed as uvicorn closes one
+        await host.wait_until(lambda: seat_connected(host, "p2") is False)
+        counts = await scrape(api.http)
+        assert counts[("joke_ws_keepalive_pings_total", ())] >= 1
+        # the host's client answers its pings: only the dead page was dropped
+        assert counts[("joke_ws_keepalive_dropped_total", ())] == 1
     finally:
         writer.close()
         with contextlib.suppress(Exception):

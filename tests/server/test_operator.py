@@ -11,11 +11,10 @@ from typing import Any
 import httpx
 import pytest
 import websockets
-from prometheus_client.parser import text_string_to_metric_families
 from websockets.frames import Frame, Opcode
 
 from jokeapp.bench.loopback import free_port
-from tests.server.harness import Api, Client, ServerProcess, race_policy
+from tests.server.harness import Api, Client, ServerProcess, race_policy, scrape
 
 NODE = "node-test-1"
 
@@ -23,28 +22,9 @@ NODE = "node-test-1"
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[ServerProcess]:
     """A server that logs at INFO (JSON lines in its log file) and wants auth within 0.5 s."""
-    proc = ServerProcess(
-        str(tmp_path / "joke.sqlite3"),
-        extra=("--log-level", "info", "--node", NODE, "--auth-seconds", "0.5"),
-    )
-    proc.start()
-    yield proc
-    proc.stop()
-
-
-def samples(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
-    """Every sample of a /metrics answer: (name, sorted labels) -> value."""
-    out: dict[tuple[str, tuple[tuple[str, str], ...]], float] = {}
-    for family in text_string_to_metric_families(text):
-        for sample in family.samples:
-            out[(sample.name, tuple(sorted(sample.labels.items())))] = sample.value
-    return out
-
-
-async def metrics(api: Api) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
-    r = await api.http.get("/metrics")
-    assert r.status_code == 200 and r.headers["content-type"].startswith("text/plain")
-    return samples(r.text)
+    extra = ("--log-level", "info", "--node", NODE, "--auth-seconds", "0.5")
+    with ServerProcess(str(tmp_path / "joke.sqlite3"), extra=extra) as proc:
+        yield proc
 
 
 def log_lines(server: ServerProcess) -> list[dict[str, Any]]:
@@ -75,7 +55,7 @@ async def play_a_race(server: ServerProcess, api: Api) -> tuple[dict[str, Any], 
 async def test_metrics_count_real_actions_refusals_latency_rooms_and_connections(
     server: ServerProcess, api: Api
 ) -> None:
-    before = await metrics(api)
+    before = await scrape(api.http)
     assert before.get(("joke_actions_accepted_total", (("game", "race"),)), 0) == 0
     created = await api.create("race", "a", {"turnSeconds": 30})
     joined = await api.join(created["code"], "b")
@@ -85,7 +65,7 @@ async def test_metrics_count_real_actions_refusals_latency_rooms_and_connections
     await two.connect()
     await one.wait_until(lambda: bool(one.messages))
     await two.wait_until(lambda: bool(two.messages))
-    lobby = await metrics(api)
+    lobby = await scrape(api.http)
     assert lobby[("joke_rooms", (("game", "race"), ("status", "lobby")))] == 1
     assert lobby[("joke_connections", ())] == 2
     r = await api.host("POST", f"/api/rooms/{created['code']}/start", created["token"])
@@ -96,7 +76,7 @@ async def test_metrics_count_real_actions_refusals_latency_rooms_and_connections
     await one.wait_until(lambda: any(m.get("code") == "game_over" for m in one.messages))
     applied = sum(1 for c in (one, two) for m in c.messages if m.get("ack") is not None)
 
-    after = await metrics(api)
+    after = await scrape(api.http)
     accepted = after[("joke_actions_accepted_total", (("game", "race"),))]
     assert accepted >= applied > 0
     assert after[("joke_actions_refused_total", (("code", "game_over"), ("game", "race")))] == 1
@@ -119,7 +99,7 @@ async def test_metrics_count_real_actions_refusals_latency_rooms_and_connections
         assert json.loads(await ws.recv())["type"] == "snapshot"
         await ws.send("{not json")
         assert json.loads(await ws.recv())["code"] == "bad_json"
-    final = await metrics(api)
+    final = await scrape(api.http)
     assert final[("joke_ws_frames_refused_total", (("code", "bad_json"),))] == 1
 
 
@@ -136,7 +116,7 @@ async def test_a_timeout_is_counted(tmp_path: Path) -> None:
         assert r.status_code == 200, r.text
         # the confirm phase (20 s) times out for p1: the timeout rule confirms for them
         await one.wait_until(lambda: any(m.get("auto") for m in one.messages), timeout=40)
-        counted = await metrics(api)
+        counted = await scrape(api.http)
         assert counted[("joke_timeouts_total", (("game", "race"),))] >= 1
         await one.close()
     finally:

@@ -15,7 +15,7 @@ from starlette.applications import Starlette
 from jokeapp.server.app import create_app
 from jokeapp.server.collector import GcPolicy
 from jokeapp.server.settings import Settings
-from tests.server.test_operator import samples
+from tests.server.harness import samples
 
 HANG_GUARD = 30.0  # seconds; the loop watcher looks every 50 ms
 

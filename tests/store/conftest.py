@@ -31,6 +31,25 @@ async def _reachable_pg() -> str | None:
 
 
 @contextlib.asynccontextmanager
+async def own_pg_schema() -> AsyncIterator[tuple[str, str]]:
+    """(url, schema): a schema of the local PostgreSQL for this test alone, dropped after; the
+    test is skipped, saying so, when PostgreSQL is not reachable."""
+    url = await _reachable_pg()
+    if url is None:
+        pytest.skip("PostgreSQL at 127.0.0.1:5432 (database test) is not reachable")
+    import asyncpg
+
+    schema = f"t_{secrets.token_hex(6)}"
+    admin = await asyncpg.connect(url)
+    await admin.execute(f"CREATE SCHEMA {schema}")
+    try:
+        yield url, schema
+    finally:
+        await admin.execute(f"DROP SCHEMA {schema} CASCADE")
+        await admin.close()
+
+
+@contextlib.asynccontextmanager
 async def sql_stores(kind: str, tmp_path: Path, count: int) -> AsyncIterator[list[SqlStore]]:
     """``count`` stores on one database (one per cluster node), closed and dropped after."""
     if kind == "sqlite":
@@ -42,24 +61,13 @@ async def sql_stores(kind: str, tmp_path: Path, count: int) -> AsyncIterator[lis
             for store in stores:
                 await store.close()
         return
-    url = await _reachable_pg()
-    if url is None:
-        pytest.skip("PostgreSQL at 127.0.0.1:5432 (database test) is not reachable")
-    import asyncpg
-
-    schema = f"t_{secrets.token_hex(6)}"
-    admin = await asyncpg.connect(url)
-    await admin.execute(f"CREATE SCHEMA {schema}")
-    try:
+    async with own_pg_schema() as (url, schema):
         stores = [await SqlStore.open(url, schema=schema) for _ in range(count)]
         try:
             yield stores
         finally:
             for store in stores:
                 await store.close()
-    finally:
-        await admin.execute(f"DROP SCHEMA {schema} CASCADE")
-        await admin.close()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

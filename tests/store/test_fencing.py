@@ -8,6 +8,7 @@ import asyncio
 import pytest
 
 from jokeapp.store.api import ActionRow, FencedError, MatchRow, RoomRow, Store
+from jokeapp.store.sql import SqlStore
 
 ROOM = RoomRow("r1", "ABCDEF", "race", {}, "playing", 1, "p1", 1.5)
 
@@ -90,3 +91,35 @@ async def test_writes_queued_before_a_takeover_are_refused_after_it(
     await b.append_action(action(len(stored) + 1))
     with pytest.raises(FencedError):
         await a.append_action(action(len(stored) + 2))
+
+
+async def test_one_batch_of_actions_commits_the_fresh_rooms_and_refuses_the_stale_one(
+    two_nodes: list[Store],
+) -> None:
+    a, b = two_nodes
+    fenced: list[str] = []
+    a.on_fenced.append(fenced.append)
+    rooms = {"r1": 1, "r2": 1, "r3": None}  # r3: never claimed (written freely)
+    for rid, epoch in rooms.items():
+        if epoch is not None:
+            assert await a.claim_room(rid, epoch, "a")
+        await a.save_room(RoomRow(rid, f"CODE{rid}", "race", {}, "playing", 1, "p1", 1.5))
+        await a.begin_match(MatchRow(rid, 1, 7, ["p1", "p2"], {}))
+    if isinstance(a, SqlStore):
+        a.commit_spacing = 0.2  # the appends below wait together for a's next commit
+    assert await b.claim_room("r2", 2, "b")  # r2 moved to b while a was paused
+
+    def step(rid: str, n: int) -> ActionRow:
+        return ActionRow(rid, 1, n, n, "p1", {"type": "step", "n": n}, False, n)
+
+    outcomes = await asyncio.gather(
+        *(a.append_action(step(rid, n)) for n in (1, 2) for rid in rooms),
+        return_exceptions=True,
+    )
+    refused = [o for o in outcomes if o is not None]
+    assert len(refused) == 2 and all(isinstance(o, FencedError) for o in refused)
+    assert set(fenced) == {"r2"}
+    for rid, steps in (("r1", [1, 2]), ("r2", []), ("r3", [1, 2])):
+        stored = await b.match_log(rid, 1)
+        assert stored is not None and [x.step for x in stored[1]] == steps
+        assert [x.action for x in stored[1]] == [{"type": "step", "n": n} for n in steps]

@@ -138,3 +138,59 @@ async def test_absence_counters_are_kept_per_match_and_upserted(sql_store: SqlSt
     await sql_store.save_absence(AbsenceRow("r1", 2, "p2", 2, 2, 5, 2))
     loaded = await sql_store.load_room("r1")
     assert loaded is not None and loaded.absences == [AbsenceRow("r1", 2, "p2", 2, 2, 5, 2)]
+
+
+async def test_a_batch_of_actions_is_one_request_on_postgresql(sql_store: SqlStore) -> None:
+    await sql_store.save_room(RoomRow("r1", "ABCDEF", "race", {}, "playing", 1, "p1", 1.5))
+    await sql_store.begin_match(MatchRow("r1", 1, 7, ["p1"], {}))
+    assert await sql_store.claim_room("r1", 1, "a")
+    sql_store.commit_spacing = 0.2  # the actions below wait together for the next commit
+    await sql_store.append_action(ActionRow("r1", 1, 1, 1, "p1", {"n": 1}, False, 1, 2.5))
+    before = sql_store.round_trips
+    await asyncio.gather(
+        *(
+            sql_store.append_action(ActionRow("r1", 1, n, n, "p1", {"n": n}, n == 3, None, None))
+            for n in (2, 3, 4)
+        )
+    )
+    if sql_store.engine.dialect.name == "postgresql":
+        assert sql_store.round_trips - before == 1  # no BEGIN, fence, INSERT and COMMIT apart
+    stored = await sql_store.match_log("r1", 1)
+    assert stored is not None
+    assert [(x.step, x.auto, x.client_seq, x.at) for x in stored[1]] == [
+        (1, False, 1, 2.5), (2, False, None, None), (3, True, None, None), (4, False, None, None)
+    ]  # fmt: skip
+
+
+async def test_appends_come_back_after_postgresql_dropped_the_connections(
+    sql_store: SqlStore,
+) -> None:
+    if sql_store.engine.dialect.name != "postgresql":
+        pytest.skip("PostgreSQL's connections")
+    await sql_store.save_room(RoomRow("r1", "ABCDEF", "race", {}, "playing", 1, "p1", 1.5))
+    await sql_store.begin_match(MatchRow("r1", 1, 7, ["p1"], {}))
+    await sql_store.engine.dispose()  # from here on one connection, the writer's
+    await sql_store.append_action(ActionRow("r1", 1, 1, 1, "p1", {"n": 1}, False, 1))
+    async with sql_store.engine.connect() as conn:
+        raw = await conn.get_raw_connection()
+        pid = raw.driver_connection.get_server_pid()  # type: ignore[union-attr]
+    import asyncpg  # type: ignore[import-untyped]
+
+    admin = await asyncpg.connect(str(sql_store.engine.url).replace("+asyncpg", ""))
+    try:
+        await admin.execute("SELECT pg_terminate_backend($1)", pid)  # as a restart would
+        while await admin.fetchval("SELECT count(*) FROM pg_stat_activity WHERE pid = $1", pid):
+            await asyncio.sleep(0.01)  # the backend ends a moment after it is told to
+    finally:
+        await admin.close()
+    accepted: list[int] = []
+    for step in range(2, 12):
+        try:
+            await sql_store.append_action(ActionRow("r1", 1, step, step, "p1", {}, False, step))
+        except StoreError:
+            assert not accepted  # a lost connection fails its write, and is not handed out again
+            continue
+        accepted.append(step)
+    stored = await sql_store.match_log("r1", 1)
+    assert stored is not None and [x.step for x in stored[1]] == [1, *accepted]
+    assert len(accepted) >= 5
