@@ -125,7 +125,10 @@ def _moved(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
     Two views built alike hold their keys in the same order (a view is the public part, then
     the viewer's own keys at its end), so the values are compared by position at C level
     (``map(is_not)``) over the common leading keys; keys in another order take the slow path."""
-    keys_a, keys_b = list(a), list(b)
+    keys_a = list(a)
+    if len(keys_a) == len(b) and keys_a == list(b):  # the same keys (a public part's)
+        return list(compress(keys_a, map(is_not, a.values(), b.values())))
+    keys_b = list(b)
     n = min(len(keys_a), len(keys_b))
     if keys_a[:n] == keys_b[:n]:
         out = list(compress(keys_a, map(is_not, a.values(), b.values())))
