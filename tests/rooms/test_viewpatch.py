@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from jokeapp.core.contract import ViewParts
+from jokeapp.core.contract import ViewParts, view_parts
 from jokeapp.rooms.clock import FakeClock
 from jokeapp.rooms.manager import RoomManager
 from jokeapp.rooms.viewpatch import MAX_OPS, Patch, SentViews, apply_patch, diff
@@ -219,3 +219,27 @@ async def test_a_room_sends_patches_that_keep_each_connection_on_the_rooms_view(
     # the first update of the match carries the whole view (p1 held none before)
     start = next(u for u in p1.of_type("update") if (u["room"] or {}).get("status") == "playing")
     assert start["patch"] is None and start["view"] is not None
+
+
+@pytest.mark.parametrize(("game_id", "players", "seed"), GAMES)
+def test_view_parts_of_the_live_state_equal_each_viewers_view_of_a_fresh_copy(
+    game_id: str, players: int, seed: int
+) -> None:
+    """Over a whole game, step by step on the one live state (whose view may reuse parts of
+    the last view it built): every viewer's view equals the one a copy of the state read back
+    from its JSON gives, with nothing reused."""
+    from jokeapp.core.replay import walk
+    from jokeapp.games import get_game
+    from jokeapp.sim.play import play_recorded, player_ids
+
+    game = get_game(game_id)
+    seats = player_ids(players)
+    bots = dict.fromkeys(seats, game.bots["random"])
+    played = play_recorded(game, {}, seats, seed, bots)
+    log = [(step["actor"], step["action"]) for step in played.record["steps"]]
+    viewers: list[str | None] = [*seats, None]
+    for state, _ in walk(game, {}, seats, seed, log):
+        parts = view_parts(game, state, viewers)
+        fresh = game.from_json(copied(game.to_json(state)))
+        for viewer in viewers:
+            assert same(parts.view(viewer), game.view(fresh, viewer)), viewer
