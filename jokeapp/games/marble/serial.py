@@ -136,7 +136,7 @@ def to_json(state: MarbleState, *, hidden: bool = True) -> dict[str, Any]:
         "eliminated": list(state.eliminated),
         "result": game_result(state),
     }
-    deeds = tuple((pos, d.owner, d.level) for pos, d in state.owners.items())
+    deeds = [(pos, d.owner, d.level) for pos, d in state.owners.items()]
     if hidden:
         data["options"] = options_json(state.options)
         data["owners"] = _owners_json(deeds)
@@ -158,7 +158,7 @@ def to_json(state: MarbleState, *, hidden: bool = True) -> dict[str, Any]:
     return data
 
 
-def _owners_json(deeds: tuple[tuple[int, str, int], ...]) -> dict[str, Any]:
+def _owners_json(deeds: list[tuple[int, str, int]]) -> dict[str, Any]:
     return {str(pos): {"owner": owner, "level": level} for pos, owner, level in sorted(deeds)}
 
 
