@@ -32,6 +32,9 @@ from typing import TypeVar
 T = TypeVar("T")
 
 _MASK = 0xFFFFFFFF
+# (d + 1) mod 2^32 is d + 1 below this: a one-digit int (CPython's digits are 30 bits), which
+# the interpreter compares without the general path that _MASK, two digits, takes.
+_ONE_DIGIT = (1 << 30) - 1
 
 # below(n) for small n and dice() read their picks from tables, by the top bits of the
 # output (unmasked, below 3 * 2^32: its top bits index a table of three copies). A bucket of
@@ -112,9 +115,9 @@ class Rng:
 
     def below(self, n: int) -> int:
         """``floor(rng() * n)``, exactly."""
-        a, b, c, d = self.a, self.b, self.c, self.d
-        t = a + b + d  # t before its mod 2^32: c's own mask takes it
-        self.d = d + 1 if d != _MASK else 0  # (d + 1) mod 2^32, c + (c << 3) is c * 9: the
+        b, c, d = self.b, self.c, self.d  # a is read once: no local for it
+        t = self.a + b + d  # t before its mod 2^32: c's own mask takes it
+        self.d = d + 1 if d < _ONE_DIGIT else (d + 1) & _MASK  # c + (c << 3) is c * 9: the
         self.a = b ^ (b >> 9)  # same numbers in fewer operations on two-digit ints
         self.b = (c * 9) & _MASK
         # the rotation's halves share no bit, so | is +, and the one mask takes both parts
@@ -131,7 +134,7 @@ class Rng:
         """``1 + floor(rng() * 6)``."""
         a, b, c, d = self.a, self.b, self.c, self.d
         t = (a + b + d) & _MASK
-        self.d = d + 1 if d != _MASK else 0  # as in below
+        self.d = d + 1 if d < _ONE_DIGIT else (d + 1) & _MASK  # as in below
         self.a = b ^ (b >> 9)
         self.b = (c * 9) & _MASK
         self.c = ((c << 21) + (c >> 11) + t) & _MASK  # as in below
@@ -161,7 +164,7 @@ class Rng:
         a, b, c, d = self.a, self.b, self.c, self.d
         for i in range(len(items) - 1, 0, -1):
             t = a + b + d  # as in below
-            d = d + 1 if d != _MASK else 0
+            d = d + 1 if d < _ONE_DIGIT else (d + 1) & _MASK
             a, b, c = b ^ (b >> 9), (c * 9) & _MASK, ((c << 21) + (c >> 11) + t) & _MASK
             j = ((t & _MASK) * (i + 1)) >> 32
             items[i], items[j] = items[j], items[i]

@@ -13,6 +13,7 @@ from jokeapp.games.dalmuti import legal, serial, timeouts, view_legal
 from jokeapp.games.dalmuti import view as views
 from jokeapp.games.dalmuti.actions import action_type, cards_from_hand, declared, reject
 from jokeapp.games.dalmuti.bots import BOTS
+from jokeapp.games.dalmuti.data import CARD_IDS
 from jokeapp.games.dalmuti.options import OPTIONS, DalmutiOptions
 from jokeapp.games.dalmuti.presentation import presentation_pause
 from jokeapp.games.dalmuti.revolution import check_confirm, confirm_hand
@@ -51,7 +52,7 @@ def apply_play_or_pass(state: DalmutiState, actor: str, kind: str, action: Actio
         return pass_turn(state, actor)
     cards = cards_from_hand(action, state.hands[actor])
     rank = check_play(state, actor, cards)
-    return play(state, actor, cards, rank)
+    return play(state, actor, cards, rank, [CARD_IDS[card] for card in cards])
 
 
 def apply_confirm(state: DalmutiState, actor: str, action: Action) -> list[Event]:
@@ -71,21 +72,25 @@ def apply_return(state: DalmutiState, actor: str, action: Action) -> list[Event]
     return return_tax(state, actor, owed, cards)
 
 
-def apply_turn(state: DalmutiState, actor: str, action: Action) -> list[Event] | None:
-    """The fast path of the common case: a well-formed, allowed ``pass`` or a well-formed
-    legal ``play`` by the player whose turn it is. Returns None, having changed nothing, for
-    anything else, which ``apply_checked`` then handles with its errors."""
-    if type(action) is not dict or actor != state.current or state.phase.kind != "playing":
-        return None
-    if actor not in state.hands:
-        return None
-    kind = action.get("type")
-    if kind == "pass":
-        if len(action) == 1 and state.trick.top is not None:
-            return pass_turn(state, actor)
-    elif kind == "play" and len(action) == 2:
-        return try_play(state, actor, action.get("cardIds"))
-    return None
+def apply(state: DalmutiState, actor: str, action: Action) -> list[Event]:
+    """The game's ``apply``. The common case first, at once: a well-formed, allowed ``pass``
+    or a well-formed legal ``play`` by the player whose turn it is (who is always one of the
+    players: ``from_json`` checks ``current``); anything else, with nothing changed, goes to
+    ``apply_checked`` and its errors."""
+    if actor == state.current and type(action) is dict and state.phase.kind == "playing":
+        kind = action.get("type")
+        if kind == "pass":
+            if len(action) == 1 and state.trick.top is not None:
+                state.seq += 1
+                return pass_turn(state, actor)
+        elif kind == "play" and len(action) == 2:
+            events = try_play(state, actor, action.get("cardIds"))
+            if events is not None:
+                state.seq += 1
+                return events
+    events = apply_checked(state, actor, action)
+    state.seq += 1
+    return events
 
 
 def apply_checked(state: DalmutiState, actor: str, action: Action) -> list[Event]:
@@ -127,24 +132,7 @@ class DalmutiGame:
     def setup(self, options: Mapping[str, Any], players: Sequence[str], seed: int) -> DalmutiState:
         return self.start(options, players, seed)[0]
 
-    def apply(self, state: DalmutiState, actor: str, action: Action) -> list[Event]:
-        # apply_turn inline: a pass or play on one's turn is nearly every move.
-        if type(action) is dict and actor == state.current and state.phase.kind == "playing":
-            kind = action.get("type")
-            if kind == "pass":
-                if len(action) == 1 and state.trick.top is not None and actor in state.hands:
-                    state.seq += 1
-                    return pass_turn(state, actor)
-            elif kind == "play" and len(action) == 2 and actor in state.hands:
-                events = try_play(state, actor, action.get("cardIds"))
-                if events is not None:
-                    state.seq += 1
-                    return events
-        events = apply_turn(state, actor, action)
-        if events is None:  # not the common case: the full checks, in their order
-            events = apply_checked(state, actor, action)
-        state.seq += 1
-        return events
+    apply = staticmethod(apply)  # asked for every move: no bound method's extra call
 
     pending = staticmethod(timeouts.pending)  # asked before every move: no extra call
     next_player = staticmethod(timeouts.pending_player)  # the simulator's (contract.next_player)

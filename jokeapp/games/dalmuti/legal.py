@@ -17,11 +17,12 @@ from collections.abc import Sequence
 from typing import overload
 
 from jokeapp.core.contract import Action
-from jokeapp.games.dalmuti.data import CARD_IDS, CARD_NUMBERS, FIRST_CARD, JESTER
+from jokeapp.games.dalmuti.data import CARD_IDS, CARD_NUMBERS, FIRST_CARD, JESTER, JESTERS
 from jokeapp.games.dalmuti.revolution import holds_both_jesters
 from jokeapp.games.dalmuti.state import DalmutiState, Play, RevolutionCheck, TaxReturn
 
 Choice = tuple[int, int, int]
+FIRST_JESTER = JESTERS[0]  # jesters are the deck's last cards
 CARD_ID = CARD_IDS.__getitem__  # a card's id, mapped over a set without a comprehension's frame
 
 
@@ -34,8 +35,10 @@ def number_counts(hand: list[int]) -> list[int]:
 
 
 def jester_count(hand: list[int]) -> int:
-    """Jesters sort last in a sorted hand."""
-    return len(hand) - bisect_left(hand, FIRST_CARD[JESTER])
+    """Jesters sort last in a sorted hand (and most hands hold none)."""
+    if not hand or hand[-1] < FIRST_JESTER:
+        return 0
+    return len(hand) - bisect_left(hand, FIRST_JESTER)
 
 
 def play_choices(counts: list[int], top: Play | None) -> list[Choice]:
@@ -86,19 +89,23 @@ def multi_follows(hand: list[int], below_top: int, need: int) -> list[tuple[int,
     return sets
 
 
-def lead_count(hand: list[int]) -> int:
+def lead_count(hand: list[int], jesters: int | None = None) -> int:
     """``len(play_choices(number_counts(hand), None))``: each number card with any number of
-    jesters (the card and all lower ids of its number make the set), or jesters alone."""
-    jesters = jester_count(hand)
+    jesters (the card and all lower ids of its number make the set), or jesters alone.
+    ``jesters``: the hand's ``jester_count``, when known."""
+    if jesters is None:
+        jesters = jester_count(hand)
     return (len(hand) - jesters) * (jesters + 1) + jesters
 
 
-def lead_cards(hand: list[int], index: int) -> list[str]:
+def lead_cards(hand: list[int], index: int, jesters: int | None = None) -> list[str]:
     """``choice_cards(hand, play_choices(number_counts(hand), None)[index])`` read straight
-    off the sorted hand: choice ``index`` ends at the number card at ``index // (jesters + 1)``."""
-    jesters = jester_count(hand)
+    off the sorted hand: choice ``index`` ends at the number card at ``index // (jesters + 1)``.
+    ``jesters``: the hand's ``jester_count``, when known."""
+    if jesters is None:
+        jesters = jester_count(hand)
     per_card = jesters + 1
-    position, wild = divmod(index, per_card)
+    position, wild = index // per_card, index % per_card
     numbers_end = len(hand) - jesters
     if position < numbers_end:
         start = bisect_left(hand, FIRST_CARD[CARD_NUMBERS[hand[position]]])
@@ -213,11 +220,12 @@ class LeadActions(Sequence[Action]):
     a random bot reads one of them, so counting the others is enough (``lead_count``,
     ``lead_cards``). Holds a copy of the hand, nothing of the state."""
 
-    __slots__ = ("_hand", "_len")
+    __slots__ = ("_hand", "_jesters", "_len")
 
     def __init__(self, hand: list[int]) -> None:
         self._hand = hand[:]
-        self._len = lead_count(hand)
+        self._jesters = jesters = jester_count(hand)
+        self._len = lead_count(hand, jesters)
 
     def __len__(self) -> int:
         return self._len
@@ -230,7 +238,7 @@ class LeadActions(Sequence[Action]):
 
     def __getitem__(self, index: int | slice) -> Action | list[Action]:
         if type(index) is int and 0 <= index < self._len:  # a bot's read
-            return {"type": "play", "cardIds": lead_cards(self._hand, index)}
+            return {"type": "play", "cardIds": lead_cards(self._hand, index, self._jesters)}
         return _other_index(self, index)
 
     def __repr__(self) -> str:
@@ -315,14 +323,15 @@ def _other_index(actions: Sequence[Action], index: int | slice) -> Action | list
 def legal_sequence(state: DalmutiState, player: str) -> Sequence[Action]:
     """``legal_actions`` for a bot that reads nothing else; a lead's and a tax return's
     built lazily."""
-    hand = state.hands.get(player)
-    if hand is None or state.phase.kind != "playing" or player != state.current:
+    if player != state.current or state.phase.kind != "playing":
         phase = state.phase
+        hand = state.hands.get(player)
         if hand is not None and isinstance(phase, TaxReturn):
             owed = phase.owed.get(player)
             if owed is not None and not owed.done and owed.count in (1, 2):
                 return ReturnActions(hand, owed.count)
         return legal_actions(state, player)
+    hand = state.hands[player]  # the player whose turn it is: one of the players
     top = state.trick.top
     if top is None:
         return LeadActions(hand)

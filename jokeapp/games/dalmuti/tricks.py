@@ -6,9 +6,9 @@ from collections.abc import Sequence
 
 from jokeapp.core.contract import Event
 from jokeapp.games.dalmuti.actions import reject
-from jokeapp.games.dalmuti.data import CARD_IDS, CARD_INDEX, CARD_NUMBERS, JESTER
+from jokeapp.games.dalmuti.data import CARD_INDEX, CARD_NUMBERS, JESTER
 from jokeapp.games.dalmuti.rounds import finish_round
-from jokeapp.games.dalmuti.state import DalmutiState, Play, Trick
+from jokeapp.games.dalmuti.state import DalmutiState, Play
 
 
 def set_rank(cards: Sequence[int]) -> int | None:
@@ -69,7 +69,7 @@ def try_play(state: DalmutiState, actor: str, card_ids: object) -> list[Event] |
         cards.append(card)
     if (top is not None and rank >= top.rank) or actor in trick.locked_out:
         return None
-    return play(state, actor, tuple(cards), rank)
+    return play(state, actor, tuple(cards), rank, card_ids[:])
 
 
 def check_pass(state: DalmutiState) -> None:
@@ -77,7 +77,11 @@ def check_pass(state: DalmutiState) -> None:
         reject("cannot_pass_lead")
 
 
-def play(state: DalmutiState, actor: str, cards: tuple[int, ...], rank: int) -> list[Event]:
+def play(
+    state: DalmutiState, actor: str, cards: tuple[int, ...], rank: int, card_ids: list[str]
+) -> list[Event]:
+    """Plays ``cards`` (checked) of ``rank``; ``card_ids`` are their ids in the same order, a
+    list of the caller's making that the event keeps (the fast path copies the action's)."""
     hand = state.hands[actor]
     for card in cards:
         hand.remove(card)
@@ -90,7 +94,7 @@ def play(state: DalmutiState, actor: str, cards: tuple[int, ...], rank: int) -> 
         {
             "type": "played",
             "player": actor,
-            "cardIds": [*map(CARD_IDS.__getitem__, cards)],
+            "cardIds": card_ids,
             "count": played.count,
             "rank": rank,
         }
@@ -101,12 +105,6 @@ def play(state: DalmutiState, actor: str, cards: tuple[int, ...], rank: int) -> 
         if sum(1 for player in state.order if state.hands[player]) == 1:
             events.extend(finish_round(state))
             return events
-    order = state.order  # next_to_answer's usual case: the next seat has cards and (no one
-    place = order.index(actor) + 1  # has passed since this set) is not locked out
-    player = order[place] if place < len(order) else order[0]
-    if state.hands[player] and player not in trick.locked_out:
-        state.current = player
-        return events
     following = next_to_answer(state, actor)
     if following is None:
         events.append(end_trick(state))
@@ -120,25 +118,11 @@ def pass_turn(state: DalmutiState, actor: str) -> list[Event]:
     trick.passes_since_top.append(actor)
     if state.options.pass_locks_out:
         trick.locked_out.append(actor)
-    passed: Event = {"type": "passed", "player": actor}
-    order = state.order  # next_to_answer, its usual case inline (a pass is most moves)
-    place = order.index(actor) + 1
-    if place == len(order):
-        place = 0
-    player = order[place]
-    if (
-        state.hands[player]
-        and player not in trick.passes_since_top
-        and player != trick.top.by  # type: ignore[union-attr]  # a pass answers a top
-        and player not in trick.locked_out
-    ):
-        state.current = player
-        return [passed]
-    following = next_around(state, order[place:] + order[:place])
+    following = next_to_answer(state, actor)
     if following is None:
-        return [passed, end_trick(state)]
+        return [{"type": "passed", "player": actor}, end_trick(state)]
     state.current = following
-    return [passed]
+    return [{"type": "passed", "player": actor}]
 
 
 def next_to_answer(state: DalmutiState, after: str) -> str | None:
@@ -146,9 +130,7 @@ def next_to_answer(state: DalmutiState, after: str) -> str | None:
     out, while any of them still has to answer the top set; None when none has to (everyone
     with cards, bar whoever played it, has passed since it or is locked out): the trick ends."""
     order = state.order
-    place = order.index(after) + 1
-    if place == len(order):
-        place = 0
+    place = order.index(after) + 1 - len(order)  # a negative index: order[place] wraps around
     player = order[place]
     trick = state.trick
     if (  # the usual case (four moves in five): the next seat still has to answer
@@ -158,18 +140,11 @@ def next_to_answer(state: DalmutiState, after: str) -> str | None:
         and player not in trick.locked_out
     ):
         return player
-    return next_around(state, order[place:] + order[:place])
-
-
-def next_around(state: DalmutiState, seats: list[str]) -> str | None:
-    """``next_to_answer`` the long way, over ``seats`` in turn order from the next one."""
-    trick = state.trick
-    top = trick.top
-    assert top is not None
-    hands, by = state.hands, top.by
-    answered, locked = trick.passes_since_top, trick.locked_out
+    hands, answered, locked = state.hands, trick.passes_since_top, trick.locked_out
+    by = trick.top.by  # type: ignore[union-attr]
     following: str | None = None
-    for player in seats:
+    for offset in range(place, place + len(order)):  # every seat from the next, ``after`` last
+        player = order[offset]
         if not hands[player] or player in locked:
             continue
         if following is None:
@@ -201,6 +176,9 @@ def end_trick(state: DalmutiState) -> Event:
     leader = winner if state.hands[winner] else next_player(state, winner, ())
     for played in trick.pile:
         state.discard.extend(played.cards)
-    state.trick = Trick(leader, None, [], [], [])  # positional: the hot path skips the factories
+    # the table cleared in place (every move changes the trick in place too): cheaper than a
+    # new Trick, whose dataclass __init__ is a call of its own
+    trick.leader, trick.top = leader, None
+    trick.passes_since_top, trick.locked_out, trick.pile = [], [], []
     state.current = leader
     return {"type": "trickWon", "player": winner, "next": leader}
