@@ -106,10 +106,12 @@ def test_serve_takes_the_collector_s_policy() -> None:
     assert settings.gc == GcPolicy()
     settings, _ = _serve_settings(["--gc-threshold", "1000,20,30", "--no-gc-freeze"])
     assert settings.gc == GcPolicy(threshold=(1000, 20, 30), freeze=False)
-    settings, _ = _serve_settings(["--gc-young-every", "0.5", "--gc-full-growth", "1"])
-    assert settings.gc == GcPolicy(young_every=0.5, full_growth=1.0)
+    settings, _ = _serve_settings(
+        ["--gc-young-every", "0.5", "--gc-full-growth", "1", "--gc-heap-every", "2"]
+    )
+    assert settings.gc == GcPolicy(young_every=0.5, full_growth=1.0, heap_every=2.0)
     for flag, bad in [("--gc-threshold", "1000,20"), ("--gc-threshold", "a,b,c"),
                       ("--gc-threshold", "1000,-1,2"), ("--gc-young-every", "0"),
-                      ("--gc-full-growth", "-1")]:  # fmt: skip
+                      ("--gc-heap-every", "0"), ("--gc-full-growth", "-1")]:  # fmt: skip
         with pytest.raises(SystemExit):
             _serve_settings([flag, bad])

@@ -64,8 +64,8 @@ SEATS = 4  # marble rooms of four
 CONCURRENCY = 100  # requests (and connection openings) in flight per generator process
 PLAYING_TIMEOUT = 300.0  # seconds a grown set of rooms has to have every room playing
 # the server's collector policy (docs/server.md, "The collector"), its young passes 4 a second,
-# not 10: each one also reads the heap's size (sys.getallocatedblocks walks every pool: ~1 ms
-# at 1,000 rooms' views) and wakes the loop
+# not 10: each one wakes the loop (the heap's size, whose read walks every pool, is read only
+# once a second, GcPolicy.heap_every)
 GENERATOR_GC = GcPolicy(young_every=0.25)
 # At a human pace each think is drawn from think × [1 - HUMAN_SPREAD, 1 + HUMAN_SPREAD] (same
 # mean): with every think exactly the same, rooms started together acted together, in waves a

@@ -197,20 +197,43 @@ def display_tables(game: Any) -> dict[str, Any]:
     return {} if hook is None else dict(hook())
 
 
+@dataclass(frozen=True, slots=True)
+class ViewParts:
+    """Several viewers' views as what they all see alike and each one's own keys over it:
+    ``viewer``'s view is ``{**public, **own[viewer]}`` (the public keys in their order, an own
+    key taking a public key's place or coming after them); ``own[viewer]`` None: no view
+    (no match). Nobody changes either part: the views share their objects."""
+
+    public: dict[str, Any]
+    own: dict[str | None, dict[str, Any] | None]
+
+    def view(self, viewer: str | None) -> dict[str, Any] | None:
+        own = self.own[viewer]
+        return None if own is None else {**self.public, **own}
+
+
+def view_parts(game: Any, state: Any, viewers: Iterable[str | None]) -> ViewParts:
+    """Every viewer's ``view`` at once, as ``ViewParts`` (``game.view_parts(state, viewers)``,
+    else one ``view`` each, all of it the viewer's own).
+
+    A game may build what every viewer sees alike once and say which keys are a viewer's own,
+    which makes a room's update to all its viewers cheaper (docs/server.md, "Views and
+    patches"); each ``parts.view(viewer)`` must equal ``game.view(state, viewer)``.
+    """
+    hook = getattr(game, "view_parts", None)
+    if hook is not None:
+        parts: ViewParts = hook(state, list(viewers))
+        return parts
+    return ViewParts({}, {viewer: game.view(state, viewer) for viewer in viewers})
+
+
 def views_of(
     game: Any, state: Any, viewers: Iterable[str | None]
 ) -> dict[str | None, dict[str, Any]]:
-    """Every viewer's ``view`` at once (``game.views(state, viewers)``, else one ``view`` each).
-
-    A game may build what every viewer sees alike once and share those objects between the
-    views (no one changes a view), which makes a room's update to all its viewers cheaper;
-    each view must equal ``game.view(state, viewer)``.
-    """
-    hook = getattr(game, "views", None)
-    if hook is not None:
-        shared: dict[str | None, dict[str, Any]] = hook(state, list(viewers))
-        return shared
-    return {viewer: game.view(state, viewer) for viewer in viewers}
+    """Every viewer's ``view`` at once (from ``view_parts``: they share what they see alike)."""
+    parts = view_parts(game, state, viewers)
+    public = parts.public
+    return {viewer: {**public, **own} for viewer, own in parts.own.items() if own is not None}
 
 
 def next_player(game: Any) -> Callable[[Any], str | None]:

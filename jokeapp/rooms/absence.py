@@ -12,6 +12,13 @@ from dataclasses import dataclass, field
 from jokeapp.store.api import AbsenceRow
 
 
+def _counts(row: AbsenceRow) -> tuple[int, int, int | None, int | None]:
+    return (row.timeouts_in_row, row.absent_rounds, row.last_absent_round, row.offer)
+
+
+_NONE_YET = _counts(AbsenceRow("", 0, ""))  # a row never stored: AbsenceRow's defaults
+
+
 @dataclass
 class Absences:
     room_id: str
@@ -79,10 +86,19 @@ class Absences:
 
     def unsaved(self, match: int, player: str) -> AbsenceRow | None:
         """The player's row if it differs from the stored one (most own actions: None)."""
-        row = self.row(match, player)
-        if row == self._saved.get(player, AbsenceRow(self.room_id, match, player)):
-            return None
-        return row
+        counts = (
+            self.timeouts_in_row.get(player, 0),
+            self.rounds.get(player, 0),
+            self.last_round.get(player),
+            self.offers.get(player),
+        )
+        saved = self._saved.get(player)
+        if saved is None:
+            if counts == _NONE_YET:  # as a row never stored: nothing to store
+                return None
+        elif saved.match == match and counts == _counts(saved):
+            return None  # on every action of a seat that plays itself: no row built
+        return AbsenceRow(self.room_id, match, player, *counts)
 
     def saved(self, row: AbsenceRow) -> None:
         self._saved[row.player_id] = row

@@ -91,11 +91,19 @@ class Members:
     seats: dict[str, Seat] = field(default_factory=dict)
     spectators: dict[str, Spectator] = field(default_factory=dict)
     host_id: str | None = None
+    # the seat last found for a token key: asked for by every message and every update
+    _found: dict[str, Seat] = field(default_factory=dict, repr=False, compare=False)
 
     def seat_of(self, key: str) -> Seat | None:
+        seat = self._found.get(key)
+        # still that key's seat: the same key, and still the seat of its player id
+        if seat is not None and seat.token_key == key and self.seats.get(seat.player_id) is seat:
+            return seat
         for seat in self.seats.values():
             if seat.token_key == key:
+                self._found[key] = seat
                 return seat
+        self._found.pop(key, None)
         return None
 
     def viewer_of(self, key: str) -> str | None:

@@ -16,7 +16,14 @@ import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any
 
-from jokeapp.core.contract import Action, Event, Game, presentation_pause, views_of
+from jokeapp.core.contract import (
+    Action,
+    Event,
+    Game,
+    ViewParts,
+    presentation_pause,
+    view_parts,
+)
 from jokeapp.core.rng import Rng
 from jokeapp.rooms import commands as cmd
 from jokeapp.rooms.absence import Absences
@@ -255,12 +262,13 @@ class Room:
         match = self.series.match
         return None if match is None else self.game.view(match.state, viewer)
 
-    def views_for(self, viewers: Iterable[str | None]) -> dict[str | None, Any]:
-        """``view_for`` of several viewers at once (they share what they see alike)."""
+    def views_for(self, viewers: Iterable[str | None]) -> ViewParts:
+        """``view_for`` of several viewers at once, as the part they see alike and each one's
+        own keys (core.contract.view_parts)."""
         match = self.series.match
         if match is None:
-            return dict.fromkeys(viewers)
-        return views_of(self.game, match.state, viewers)
+            return ViewParts({}, dict.fromkeys(viewers))
+        return view_parts(self.game, match.state, viewers)
 
     def kick_action(self) -> Mapping[str, Any] | None:
         return self.book.policy.kick_action

@@ -22,8 +22,11 @@ A value whose type changes (``1`` to ``True``) is replaced, except inside a cont
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from itertools import compress
+from operator import is_not
 from typing import Any
+
+from jokeapp.core.contract import ViewParts
 
 Op = str | tuple[str, Any]  # a path to remove, or (path, value) to put there
 Patch = list[Op]
@@ -115,52 +118,85 @@ def _diff_list(old: list[Any], new: list[Any], path: str, ops: Patch) -> None:
         ops.append((path, new))
 
 
+def _moved(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
+    """The keys whose value in ``a`` is not ``b``'s very object: ``a``'s keys whose value
+    differs or that ``b`` lacks, then ``b``'s keys that ``a`` lacks (each key once).
+
+    Two views built alike hold their keys in the same order (a view is the public part, then
+    the viewer's own keys at its end), so the values are compared by position at C level
+    (``map(is_not)``) over the common leading keys; keys in another order take the slow path."""
+    keys_a = list(a)
+    if len(keys_a) == len(b) and keys_a == list(b):  # the same keys (a public part's)
+        return list(compress(keys_a, map(is_not, a.values(), b.values())))
+    keys_b = list(b)
+    n = min(len(keys_a), len(keys_b))
+    if keys_a[:n] == keys_b[:n]:
+        out = list(compress(keys_a, map(is_not, a.values(), b.values())))
+        out += keys_a[n:]
+        out += keys_b[n:]
+        return out
+    get = b.get
+    out = [k for k, v in a.items() if v is not get(k, _MISSING)]
+    out += [k for k in b if k not in a]
+    return out
+
+
 def _diff_by_key(old: dict[str, Any], new: dict[str, Any]) -> dict[Any, Patch]:
     """``diff`` of two dicts, the operations grouped by the top-level key they touch."""
     get = old.get
     by_key: dict[Any, Patch] = {}
-    # the unchanged keys (most) are passed over by C-level comparisons in the comprehension
-    for key in [k for k, v in new.items() if v is not get(k, _MISSING) and v != get(k, _MISSING)]:
+    # the keys whose objects are the same (found at C level) are unchanged; of the others,
+    # those rebuilt equal are passed over by C-level ``==``
+    for key in _moved(new, old):
         before = get(key, _MISSING)
-        after = new[key]
-        if before is _MISSING:
+        after = new.get(key, _MISSING)
+        if after is _MISSING:
+            by_key[key] = [f"/{_token(key)}"]
+        elif before is _MISSING:
             by_key[key] = [(f"/{_token(key)}", after)]
-        else:
+        elif type(before) is not type(after) or before != after:
             ops: Patch = []
             _diff(before, after, f"/{_token(key)}", ops)
             by_key[key] = ops
-    for key in [k for k in old if k not in new]:
-        by_key[key] = [f"/{_token(key)}"]
     return by_key
 
 
-def _diff_sharing(
-    held: dict[str, Any],
-    view: dict[str, Any],
-    ref: tuple[dict[str, Any], dict[str, Any], dict[Any, Patch]],
+def _own_ops(
+    held: tuple[dict[str, Any], dict[str, Any]],
+    parts: tuple[dict[str, Any], dict[str, Any]],
+    public_ops: tuple[dict[Any, Patch], Patch],
 ) -> Patch:
-    """``diff(held, view)``, taking ``ref``'s operations (the first viewer's held view, new
-    view and operations by key) for every key whose value is the very object of ``ref``'s,
-    before and after: a game's ``views`` shares what every viewer sees alike."""
-    ref_held, ref_view, ref_ops = ref
-    ref_get, ref_held_get = ref_view.get, ref_held.get
-    # this viewer's own keys (its hand, its choices), and those it held apart from the first;
-    # for every other key, before and after are the first's very objects (or both absent)
-    own = {k for k, v in view.items() if v is not ref_get(k, _MISSING)}
-    own.update([k for k in ref_view if k not in view])
-    own.update([k for k, v in held.items() if v is not ref_held_get(k, _MISSING)])
-    own.update([k for k in ref_held if k not in held])
-    ops: Patch = [op for key, key_ops in ref_ops.items() if key not in own for op in key_ops]
-    for key in own:
-        before, after = held.get(key, _MISSING), view.get(key, _MISSING)
+    """``diff`` of a viewer's view held to its next one, both as (public, own) parts: the
+    public part's operations (``public_ops``: by key and all of them, worked out once for every
+    viewer) for every key that is no own key of the viewer's, before or after; the own keys
+    are compared here. With no own operation the very list of all the public's is returned
+    (the viewers who share it get one message, encoded once)."""
+    held_public, held_own = held
+    public, own = parts
+    by_key, every = public_ops
+    mine = held_own.keys() | own.keys()  # a handful: who it is, its hand, its choices
+    ops: Patch = []
+    for key in mine:
+        before = held_own.get(key, _MISSING)
+        if before is _MISSING:
+            before = held_public.get(key, _MISSING)
+        after = own.get(key, _MISSING)
         if after is _MISSING:
-            if before is not _MISSING:
-                ops.append(f"/{_token(key)}")
+            after = public.get(key, _MISSING)
+        if before is after:
+            continue
+        if after is _MISSING:
+            ops.append(f"/{_token(key)}")
         elif before is _MISSING:
             ops.append((f"/{_token(key)}", after))
         else:
             _diff(before, after, f"/{_token(key)}", ops)
-    return ops
+    if by_key.keys() & mine:
+        return [op for key, key_ops in by_key.items() if key not in mine for op in key_ops] + ops
+    return every + ops if ops else every
+
+
+_NOTHING: dict[str, Any] = {}  # the public part of a view held whole (all of it its own)
 
 
 class SentViews:
@@ -168,48 +204,54 @@ class SentViews:
 
     Every open connection of a viewer has received the same updates since its snapshot, so
     one copy per viewer serves them all. A viewer with no open connection is forgotten: it
-    gets a snapshot, with the whole view, when it connects.
+    gets a snapshot, with the whole view, when it connects. A view is held as its parts
+    (``ViewParts``: the public part, shared by every viewer, and the viewer's own keys).
     """
 
     __slots__ = ("_views",)
 
     def __init__(self) -> None:
-        self._views: dict[str | None, dict[str, Any] | None] = {}
+        self._views: dict[str | None, tuple[dict[str, Any], dict[str, Any]] | None] = {}
 
     def sent(self, viewer: str | None, view: dict[str, Any] | None) -> None:
         """``view`` went out whole (a snapshot) to a connection of ``viewer``."""
-        self._views[viewer] = view
+        self._views[viewer] = None if view is None else (_NOTHING, view)
 
     def update(
-        self, views: Mapping[str | None, dict[str, Any] | None]
+        self, parts: ViewParts
     ) -> dict[str | None, tuple[dict[str, Any] | None, Patch | None]]:
-        """Each update's ``(view, patch)``, for every viewer with an open connection: the patch
-        from the view it holds, the whole view when it holds none or the patch would be as big,
-        or neither when unchanged. Viewers left out are forgotten.
+        """Each update's ``(view, patch)``, for every viewer of ``parts`` (those with an open
+        connection): the patch from the view it holds, the whole view when it holds none or
+        the patch would be as big, or neither when unchanged. Viewers left out are forgotten.
 
-        The views of a room's viewers are mostly the same (the board, the scores): a game's
-        ``views`` builds that part once and shares its objects between them. So the first
-        viewer's diff is worked out key by key, and another viewer takes the first's operations
-        for every key whose value is the first's very object, before and after; only its own
-        keys are compared. The views held share those objects too: one copy in memory."""
+        The public part's diff is worked out once, key by key, for every viewer that holds
+        the same public part (all of them, but one just sent a snapshot); each viewer takes
+        those operations for every key that is not its own, and only its own keys (a
+        handful) are compared for it. The views held share the public part: one copy."""
         out: dict[str | None, tuple[dict[str, Any] | None, Patch | None]] = {}
         held_views, self._views = self._views, {}
-        ref: tuple[dict[str, Any], dict[str, Any], dict[Any, Patch]] | None = None
-        for viewer, view in views.items():
-            self._views[viewer] = view
-            held = held_views.get(viewer)
-            if view is None:
+        public = parts.public
+        # the public part's operations by key, per public part held (by its id; held here)
+        by_public: dict[int, tuple[dict[str, Any], tuple[dict[Any, Patch], Patch]]] = {}
+        for viewer, own in parts.own.items():
+            if own is None:
+                self._views[viewer] = None
                 out[viewer] = (None, None)
                 continue
-            if ref is not None:
-                ops = _diff_sharing(held, view, ref) if held is not None else []
-            else:
-                by_key = _diff_by_key(held, view) if held is not None else {}
-                if held is not None:
-                    ref = (held, view, by_key)
-                ops = [op for key_ops in by_key.values() for op in key_ops]
-            if held is None or len(ops) > MAX_OPS:
-                out[viewer] = (view, None)
+            now = (public, own)
+            self._views[viewer] = now
+            held = held_views.get(viewer)
+            if held is None:
+                out[viewer] = (parts.view(viewer), None)
+                continue
+            found = by_public.get(id(held[0]))
+            if found is None:
+                by_key = _diff_by_key(held[0], public)
+                every = [op for key_ops in by_key.values() for op in key_ops]
+                found = by_public[id(held[0])] = (held[0], (by_key, every))
+            ops = _own_ops(held, now, found[1])
+            if len(ops) > MAX_OPS:
+                out[viewer] = (parts.view(viewer), None)
             else:
                 out[viewer] = (None, ops or None)
         return out

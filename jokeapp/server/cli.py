@@ -152,6 +152,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="seconds between two short collector passes (default %(default)s)",
     )
     parser.add_argument(
+        "--gc-heap-every",
+        type=_positive,
+        default=GcPolicy().heap_every,
+        help="seconds between two reads of the heap's size for a full pass (default %(default)s)",
+    )
+    parser.add_argument(
         "--gc-full-growth",
         type=_positive,
         default=GcPolicy().full_growth,
@@ -207,6 +213,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
             threshold=args.gc_threshold,
             freeze=not args.no_gc_freeze,
             young_every=args.gc_young_every,
+            heap_every=args.gc_heap_every,
             full_growth=args.gc_full_growth,
             full_growth_max=args.gc_full_growth_max,
         ),

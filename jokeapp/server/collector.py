@@ -16,9 +16,12 @@ So, every ``young_every`` seconds the server runs one young pass (it walks only 
 since the previous one and survived) and freezes its survivors (``gc.freeze``: out of every
 later pass's reach; they are still freed by reference counting when they die). A full pass
 (unfreeze, collect, freeze again) runs only when the heap (the interpreter's allocated memory
-blocks, ``sys.getallocatedblocks``: cheap to read, unlike the frozen objects' count) grew by
-``full_growth`` since the last one: cycles that became garbage after being frozen wait for it,
-bounded by that share of the heap.
+blocks, ``sys.getallocatedblocks``) grew by ``full_growth`` since the last one: cycles that
+became garbage after being frozen wait for it, bounded by that share of the heap. Reading the
+heap is not cheap: ``sys.getallocatedblocks`` walks every memory pool (about 1.5 ms of CPU at
+a few hundred MiB, more than the young pass itself), so the heap is read only every
+``heap_every`` seconds (counted in ticks), not every tick; a full pass is then at most that
+much late, while the heap grows by a share, not by a tick's worth.
 
 A full pass walks every tracked object: about 490 per playing room of four seats (three
 WebSockets; measured with ``joke_gc_tracked_objects``, 100 rooms), so at 5,000 rooms about
@@ -41,7 +44,8 @@ FOUND_LITTLE = 0.01
 
 @dataclass(frozen=True)
 class GcPolicy:
-    """``joke serve --gc-threshold``, ``--gc-young-every``, ``--gc-full-growth``, ``--no-gc-freeze``.
+    """``joke serve --gc-threshold``, ``--gc-young-every``, ``--gc-heap-every``,
+    ``--gc-full-growth``, ``--gc-full-growth-max``, ``--no-gc-freeze``.
 
     ``freeze`` False keeps CPython's own scheduling (with ``threshold``), nothing frozen.
     """
@@ -49,8 +53,14 @@ class GcPolicy:
     threshold: tuple[int, int, int] = (700, 10, 10)  # CPython's defaults
     freeze: bool = True
     young_every: float = 0.1  # seconds between two young passes (each freezes its survivors)
+    heap_every: float = 1.0  # seconds between two reads of the heap's size (at least a tick)
     full_growth: float = 0.5  # a full pass once the heap grew by this share
     full_growth_max: float = 2.0  # the most it grows to after full passes that found little
+
+    @property
+    def heap_ticks(self) -> int:
+        """The heap is read every this many ticks (``heap_every`` in ``young_every``s)."""
+        return max(1, round(self.heap_every / self.young_every))
 
     def apply(self) -> None:
         """At start-up: the thresholds; then everything alive now (modules, the games'
@@ -68,12 +78,19 @@ class Collector:
         self.baseline = sys.getallocatedblocks()  # the heap after the last full pass
         self.growth = policy.full_growth  # what the next full pass waits for
         self.full_passes = 0
+        self.heap_reads = 0
+        self.ticks_to_read = policy.heap_ticks  # ticks left until the heap is read again
 
     def tick(self) -> None:
-        """One young pass, its survivors frozen; a full pass instead if the heap grew enough."""
-        if sys.getallocatedblocks() > self.baseline * (1 + self.growth):
-            self.full_pass()
-            return
+        """One young pass, its survivors frozen; a full pass instead if the heap (read every
+        ``heap_ticks`` ticks) grew enough."""
+        self.ticks_to_read -= 1
+        if self.ticks_to_read <= 0:
+            self.ticks_to_read = self.policy.heap_ticks
+            self.heap_reads += 1
+            if sys.getallocatedblocks() > self.baseline * (1 + self.growth):
+                self.full_pass()
+                return
         gc.collect(0)
         gc.freeze()
 

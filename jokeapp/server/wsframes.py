@@ -20,7 +20,10 @@ for the two frames a game's traffic is made of:
 Anything else (a control frame, a fragment, a frame cut across two reads, a frame too big,
 invalid UTF-8, reserved bits) and everything after it in that read go to ``websockets``,
 which was left exactly between two frames, so it sees a well-formed stream and answers as
-it always did (close codes 1002, 1007, 1009).
+it always did (close codes 1002, 1007, 1009). So does every read while a client's fragmented
+message is being received (``websockets``' ``current_size``; its ``expect_continuation_frame``
+is about the frames it sends): a whole text frame there is a protocol error (RFC 6455
+section 5.4), which it fails with 1002.
 """
 
 from __future__ import annotations
@@ -155,7 +158,7 @@ class FramingProtocol(WebSocketsSansIOProtocol):
             self.close_sent
             or not self.handshake_complete
             or conn.state is not State.OPEN
-            or conn.expect_continuation_frame
+            or conn.current_size is not None  # a fragmented message being received
             or conn.reader.buffer
         ):
             super().data_received(data)

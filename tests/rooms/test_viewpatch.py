@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from jokeapp.core.contract import ViewParts, view_parts
 from jokeapp.rooms.clock import FakeClock
 from jokeapp.rooms.manager import RoomManager
 from jokeapp.rooms.viewpatch import MAX_OPS, Patch, SentViews, apply_patch, diff
@@ -117,41 +118,63 @@ def test_a_patch_that_does_not_fit_the_view_raises() -> None:
             apply_patch({"a": 1, "l": [1, 2]}, ops)
 
 
+def whole(views: dict[str | None, Any]) -> ViewParts:
+    """Views with no public part: all of each view its viewer's own."""
+    return ViewParts({}, views)
+
+
 def test_a_viewer_gets_its_whole_view_first_then_patches_then_nothing_if_unchanged() -> None:
     sent = SentViews()
-    assert sent.update({"p1": {"round": 1}}) == {"p1": ({"round": 1}, None)}  # held none
+    assert sent.update(whole({"p1": {"round": 1}})) == {"p1": ({"round": 1}, None)}  # held none
     replaced = [("/round", 2)]
-    assert sent.update({"p1": {"round": 2}}) == {"p1": (None, replaced)}
-    assert sent.update({"p1": {"round": 2}}) == {"p1": (None, None)}
+    assert sent.update(whole({"p1": {"round": 2}})) == {"p1": (None, replaced)}
+    assert sent.update(whole({"p1": {"round": 2}})) == {"p1": (None, None)}
     big = {str(i): i for i in range(MAX_OPS + 1)}
-    assert sent.update({"p1": big}) == {"p1": (big, None)}  # a patch as big as the view
-    sent.update({"p2": {"round": 3}})
-    assert sent.update({"p1": {"round": 3}}) == {"p1": ({"round": 3}, None)}  # forgotten
+    assert sent.update(whole({"p1": big})) == {"p1": (big, None)}  # a patch as big as the view
+    sent.update(whole({"p2": {"round": 3}}))
+    assert sent.update(whole({"p1": {"round": 3}})) == {"p1": ({"round": 3}, None)}  # forgotten
+    # no match: no view, and nothing held
+    assert sent.update(ViewParts({}, {"p1": None})) == {"p1": (None, None)}
+    assert sent.update(whole({"p1": {"round": 3}})) == {"p1": ({"round": 3}, None)}
 
 
-@pytest.mark.parametrize("shared", [True, False])
-def test_viewers_whose_views_share_objects_share_the_first_viewers_operations(
-    shared: bool,
-) -> None:
+def test_viewers_who_share_the_public_part_share_its_operations() -> None:
     sent = SentViews()
-    board = [1, 2]
-    for viewer in ("p1", "p2", "p3"):
-        held = {"board": board if shared else [1, 2], "hand": [viewer], "gone": 1}
-        if viewer == "p3":
-            del held["gone"]  # held apart from the first viewer's
-        sent.sent(viewer, held)
-    new_board = [1, 3]
-    views: dict[str | None, Any] = {
-        viewer: {"board": new_board if shared else [1, 3], "hand": [viewer, "x"], "new": 0}
-        for viewer in ("p1", "p2", "p3")
-    }
-    out = sent.update(views)
-    for viewer in ("p1", "p2", "p3"):
-        _, ops = out[viewer]
-        before: dict[str, Any] = {"board": [1, 2], "hand": [viewer], "gone": 1}
-        if viewer == "p3":
-            del before["gone"]
-        assert same(rfc6902(before, ops or []), views[viewer]), viewer
+    before = ViewParts({"board": [1, 2], "round": 1}, {"p1": {"me": "p1"}, "p2": {"me": "p2"}})
+    sent.update(before)
+    after = ViewParts({"board": [1, 3], "round": 1}, {"p1": {"me": "p1"}, "p2": {"me": "p2"}})
+    out = sent.update(after)
+    assert out["p1"] == (None, [("/board/1", 3)])
+    assert out["p1"][1] is out["p2"][1]  # one list: the viewers get one message
+    # an own key that replaces a public one, and one that goes away
+    later = ViewParts({"board": [1, 3], "round": 2}, {"p1": {"round": 9}, "p2": {"me": "p2"}})
+    out = sent.update(later)
+    assert out["p2"] == (None, [("/round", 2)])
+    assert same(rfc6902(after.view("p1"), out["p1"][1]), later.view("p1"))
+
+
+parts_pairs = kinds.flatmap(
+    lambda values: st.lists(st.dictionaries(keys, values, max_size=4), min_size=6, max_size=6)
+)
+
+
+@settings(deadline=None)  # no timing: a loaded machine must not fail it
+@given(parts_pairs, st.booleans())
+def test_a_patch_of_view_parts_turns_the_view_held_into_the_next(
+    dicts: list[dict[str, Any]], snapshot: bool
+) -> None:
+    public, own_a, own_b, public_next, own_a_next, own_b_next = dicts
+    sent = SentViews()
+    first = ViewParts(public, {"a": own_a, "b": own_b})
+    sent.update(first)
+    if snapshot:
+        sent.sent("b", copied(first.view("b")))  # b reconnected: it holds its snapshot's view
+    second = ViewParts(public_next, {"a": own_a_next, "b": own_b_next})
+    out = sent.update(second)
+    for viewer in ("a", "b"):
+        view, ops = out[viewer]
+        held = view if view is not None else rfc6902(copied(first.view(viewer)), ops or [])
+        assert same(held, second.view(viewer)), viewer
 
 
 @pytest.mark.parametrize(("game_id", "players", "seed"), GAMES)
@@ -196,3 +219,27 @@ async def test_a_room_sends_patches_that_keep_each_connection_on_the_rooms_view(
     # the first update of the match carries the whole view (p1 held none before)
     start = next(u for u in p1.of_type("update") if (u["room"] or {}).get("status") == "playing")
     assert start["patch"] is None and start["view"] is not None
+
+
+@pytest.mark.parametrize(("game_id", "players", "seed"), GAMES)
+def test_view_parts_of_the_live_state_equal_each_viewers_view_of_a_fresh_copy(
+    game_id: str, players: int, seed: int
+) -> None:
+    """Over a whole game, step by step on the one live state (whose view may reuse parts of
+    the last view it built): every viewer's view equals the one a copy of the state read back
+    from its JSON gives, with nothing reused."""
+    from jokeapp.core.replay import walk
+    from jokeapp.games import get_game
+    from jokeapp.sim.play import play_recorded, player_ids
+
+    game = get_game(game_id)
+    seats = player_ids(players)
+    bots = dict.fromkeys(seats, game.bots["random"])
+    played = play_recorded(game, {}, seats, seed, bots)
+    log = [(step["actor"], step["action"]) for step in played.record["steps"]]
+    viewers: list[str | None] = [*seats, None]
+    for state, _ in walk(game, {}, seats, seed, log):
+        parts = view_parts(game, state, viewers)
+        fresh = game.from_json(copied(game.to_json(state)))
+        for viewer in viewers:
+            assert same(parts.view(viewer), game.view(fresh, viewer)), viewer

@@ -19,7 +19,7 @@ from typing import Any
 
 import msgspec
 
-from jokeapp.core.contract import views_of
+from jokeapp.core.contract import view_parts
 from jokeapp.core.replay import walk
 from jokeapp.games import get_game
 from jokeapp.rooms.viewpatch import SentViews
@@ -49,14 +49,15 @@ def stream(game_id: str, players: int, seed: int) -> Iterator[bytes]:
         # the order turns each step, so each viewer is in turn the one the others share with
         turn = step % len(viewers)
         # as a room builds them: at once, sharing what they see alike (``full``: one by one)
-        views = views_of(game, state, [v for v in viewers[turn:] + viewers[:turn] if v != away])
+        parts = view_parts(game, state, [v for v in viewers[turn:] + viewers[:turn] if v != away])
         if step == 0:
-            for viewer, view in views.items():
-                sent.sent(viewer, view)  # the snapshots
-                yield _line(viewer, step, True, view, None, view)
+            for viewer in parts.own:
+                first = parts.view(viewer)
+                sent.sent(viewer, first)  # the snapshots
+                yield _line(viewer, step, True, first, None, first)
             continue
-        fulls = {viewer: msgspec.json.encode(game.view(state, viewer)) for viewer in views}
-        for viewer, (whole, patch) in sent.update(views).items():
+        fulls = {viewer: msgspec.json.encode(game.view(state, viewer)) for viewer in parts.own}
+        for viewer, (whole, patch) in sent.update(parts).items():
             yield _line(viewer, step, False, whole, patch, msgspec.Raw(fulls[viewer]))
 
 

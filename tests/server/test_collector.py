@@ -61,7 +61,7 @@ def test_a_young_pass_frees_young_cycles_and_freezes_its_survivors() -> None:
 
 
 def test_the_full_pass_runs_once_the_heap_grew_and_frees_frozen_cycles() -> None:
-    collector = Collector(GcPolicy(full_growth=0.5))
+    collector = Collector(GcPolicy(full_growth=0.5, heap_every=0.1))  # the heap read every tick
     held: list[Node] = []
     a, b = Node(), Node()
     a.other, b.other = b, a
@@ -97,3 +97,25 @@ def test_a_full_pass_that_found_little_makes_the_next_wait_for_more_growth() -> 
     assert all(ref() is None for ref in garbage)
     assert collector.growth == 0.5  # it found garbage: back to the policy's growth
     assert collector.full_passes == 4
+
+
+def test_the_heap_is_read_only_every_heap_every_seconds_of_ticks() -> None:
+    policy = GcPolicy(young_every=0.1, heap_every=1.0, full_growth=0.5)
+    assert policy.heap_ticks == 10
+    assert GcPolicy(young_every=0.5, heap_every=0.1).heap_ticks == 1  # at least every tick
+    collector = Collector(policy)
+    collector.baseline = 1  # the heap has grown: a full pass is due at the next read
+    for _ in range(9):
+        collector.tick()
+    assert collector.heap_reads == 0 and collector.full_passes == 0  # young passes only
+    collector.tick()  # the tenth tick reads the heap
+    assert collector.heap_reads == 1 and collector.full_passes == 1
+    for _ in range(10):
+        collector.tick()  # read again on the twentieth: no growth since the full pass
+    assert collector.heap_reads == 2 and collector.full_passes == 1
+    collector.baseline = 1
+    for _ in range(9):
+        collector.tick()
+    assert collector.full_passes == 1
+    collector.tick()
+    assert collector.heap_reads == 3 and collector.full_passes == 2

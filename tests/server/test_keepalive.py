@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -224,17 +224,33 @@ def seat_connected(client: Client, player: str) -> bool | None:
     return None if seat is None else bool(seat["connected"])
 
 
+@contextlib.asynccontextmanager
+async def host_and_raw_seat(
+    server: ServerProcess,
+) -> AsyncIterator[tuple[Api, Client, asyncio.StreamReader, asyncio.StreamWriter]]:
+    """A race room: its host on the test harness's client, the second seat a raw socket that
+    answers nothing by itself, both seated and connected as the host sees it."""
+    api = Api(server)
+    created = await api.create("race", "a", {"turnSeconds": 30})
+    joined = await api.join(created["code"], "b")
+    host = Client(server, created["roomId"], created["token"], "p1")
+    await host.connect()
+    reader, writer = await raw_seat(server, created["roomId"], joined["token"])
+    try:
+        await host.wait_until(lambda: seat_connected(host, "p2") is True)
+        yield api, host, reader, writer
+    finally:
+        writer.close()
+        with contextlib.suppress(Exception):
+            await writer.wait_closed()
+        await host.close()
+        await api.close()
+
+
 async def test_a_silent_page_that_answers_pings_keeps_its_seat(
     quick_pings: ServerProcess,
 ) -> None:
-    api = Api(quick_pings)
-    created = await api.create("race", "a", {"turnSeconds": 30})
-    joined = await api.join(created["code"], "b")
-    host = Client(quick_pings, created["roomId"], created["token"], "p1")
-    await host.connect()
-    reader, writer = await raw_seat(quick_pings, created["roomId"], joined["token"])
-    try:
-        await host.wait_until(lambda: seat_connected(host, "p2") is True)
+    async with host_and_raw_seat(quick_pings) as (_, host, reader, writer):
         seen = len(host.messages)
         pings = 0
         async with asyncio.timeout(30):
@@ -251,24 +267,10 @@ async def test_a_silent_page_that_answers_pings_keeps_its_seat(
             if m.get("room")
             for s in m["room"]["seats"]
         )
-    finally:
-        writer.close()
-        with contextlib.suppress(Exception):
-            await writer.wait_closed()
-        await host.close()
-        await api.close()
 
 
 async def test_a_dead_page_is_pinged_dropped_and_counted(patient_pings: ServerProcess) -> None:
-    server = patient_pings
-    api = Api(server)
-    created = await api.create("race", "a", {"turnSeconds": 30})
-    joined = await api.join(created["code"], "b")
-    host = Client(server, created["roomId"], created["token"], "p1")
-    await host.connect()
-    reader, writer = await raw_seat(server, created["roomId"], joined["token"])
-    try:
-        await host.wait_until(lambda: seat_connected(host, "p2") is True)
+    async with host_and_raw_seat(patient_pings) as (api, host, reader, writer):
         opcodes: list[int] = []
         async with asyncio.timeout(30):  # a hang guard: the drop comes within 0.2 + 0.2 + 3 s
             while not opcodes or opcodes[-1] != 0x8:  # never answers: read until the close
@@ -281,9 +283,3 @@ async def test_a_dead_page_is_pinged_dropped_and_counted(patient_pings: ServerPr
         assert counts[("joke_ws_keepalive_pings_total", ())] >= 1
         # the host's client answers its pings: only the dead page was dropped
         assert counts[("joke_ws_keepalive_dropped_total", ())] == 1
-    finally:
-        writer.close()
-        with contextlib.suppress(Exception):
-            await writer.wait_closed()
-        await host.close()
-        await api.close()

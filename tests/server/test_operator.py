@@ -3,8 +3,9 @@ the WebSocket's auth message, and the JSON log lines it writes."""
 
 from __future__ import annotations
 
+import asyncio
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,9 +29,22 @@ def server(tmp_path: Path) -> Iterator[ServerProcess]:
 
 
 def log_lines(server: ServerProcess) -> list[dict[str, Any]]:
-    """The server's log, every line a JSON object (uvicorn's own lines included)."""
-    lines = server.log_path.read_text(encoding="utf-8").splitlines()
+    """The server's log, every whole line a JSON object (uvicorn's own lines included); a last
+    line still being written is left out."""
+    text = server.log_path.read_text(encoding="utf-8")
+    lines = text.splitlines() if text.endswith("\n") else text.splitlines()[:-1]
     return [json.loads(line) for line in lines if line.strip()]
+
+
+async def logged(
+    server: ServerProcess, condition: Callable[[list[dict[str, Any]]], bool]
+) -> list[dict[str, Any]]:
+    """The log once it holds what ``condition`` looks for: a line is written after its answer
+    has gone out (an access line after the response), so reading at once can race it."""
+    async with asyncio.timeout(60):  # a hang guard only
+        while not condition(lines := log_lines(server)):
+            await asyncio.sleep(0.05)
+    return lines
 
 
 async def play_a_race(server: ServerProcess, api: Api) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -194,7 +208,14 @@ async def test_logs_are_json_with_node_and_request_id_and_never_a_token(
     r = await api.http.get("/api/games", headers={"X-Request-ID": "from-nginx-42"})
     assert r.headers["x-request-id"] == "from-nginx-42"
     generated = (await api.http.get("/api/games")).headers["x-request-id"]
-    lines = log_lines(server)
+    wanted = {"from-nginx-42", generated}
+    lines = await logged(
+        server,
+        lambda lines: (
+            wanted <= {line.get("request_id") for line in lines}
+            and any(str(line.get("path", "")).startswith("/ws/") for line in lines)
+        ),
+    )
     assert lines and all(line["node"] == NODE for line in lines)
     access = [line for line in lines if line["event"] == "request"]
     assert {"path": "/api/games", "request_id": "from-nginx-42", "status": 200}.items() <= next(
@@ -222,7 +243,7 @@ async def test_an_invalid_utf8_frame_is_one_info_line_without_a_traceback(
                 await ws.recv()
             assert closed.value.rcvd is not None and closed.value.rcvd.code == 1007
     await api.http.get("/api/health")  # the server is fine
-    lines = log_lines(server)
+    lines = await logged(server, lambda lines: sum("UTF-8" in line["event"] for line in lines) >= 2)
     faults = [line for line in lines if "UTF-8" in line["event"]]
     assert len(faults) == 2
     assert all(line["level"] == "info" and "exception" not in line for line in faults)

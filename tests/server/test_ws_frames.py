@@ -133,6 +133,39 @@ async def test_a_message_cut_across_reads_and_a_fragmented_one_are_read_whole(
     await raw.close()
 
 
+async def _first_fragment_read(raw: RawSocket, text: bytes) -> None:
+    """Sends ``text``'s first fragment (FIN 0) and a ping, and waits for the ping's pong: the
+    server has then read the fragment, and whatever comes next is a read of its own."""
+    await raw.write(client_frame(0x1, text[:4], fin=False) + client_frame(0x9, b"mid"))
+    assert await raw.next_frame() == (0xA, b"mid")  # a control frame between fragments
+
+
+async def test_a_fragmented_message_with_a_ping_between_its_reads_is_read_whole(
+    server: ServerProcess, api: Api
+) -> None:
+    raw = await _socket(server, api)
+    text = json.dumps({"type": "ping"}).encode()
+    await _first_fragment_read(raw, text)
+    await raw.write(client_frame(0x0, text[4:]))
+    assert (await raw.next_message())["type"] == "pong"
+    await raw.write(_ping())  # after the fragments, whole frames again
+    assert (await raw.next_message())["type"] == "pong"
+    await raw.close()
+
+
+async def test_a_whole_text_frame_inside_a_fragmented_message_closes_with_1002(
+    server: ServerProcess, api: Api
+) -> None:
+    # RFC 6455 section 5.4: a fragmented message's fragments are not interleaved with
+    # another message's data frames; the server fails the connection, reads no message
+    raw = await _socket(server, api)
+    await _first_fragment_read(raw, json.dumps({"type": "ping"}).encode())
+    await raw.write(_ping())
+    opcode, data = await raw.next_frame()
+    assert (opcode, int.from_bytes(data[:2], "big")) == (0x8, 1002)
+    await raw.close()
+
+
 async def test_a_client_ping_between_messages_gets_its_pong_and_both_messages_are_answered(
     server: ServerProcess, api: Api
 ) -> None:

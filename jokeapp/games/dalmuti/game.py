@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from jokeapp.core.bots import Bot
-from jokeapp.core.contract import Action, Event, Game, OptionSpec, WireTypes
+from jokeapp.core.contract import Action, Event, Game, OptionSpec, ViewParts, WireTypes
 from jokeapp.core.errors import InvalidOptions
 from jokeapp.core.options import options_from
 from jokeapp.games.dalmuti import legal, serial, timeouts, view_legal
@@ -143,10 +143,8 @@ class DalmutiGame:
     def view(self, state: DalmutiState, viewer: str | None) -> dict[str, Any]:
         return views.view(state, viewer)
 
-    def views(
-        self, state: DalmutiState, viewers: list[str | None]
-    ) -> dict[str | None, dict[str, Any]]:
-        return views.views(state, viewers)
+    def view_parts(self, state: DalmutiState, viewers: list[str | None]) -> ViewParts:
+        return views.view_parts(state, viewers)
 
     def redact_event(self, event: Event, viewer: str | None) -> Event | None:
         return views.redact_event(event, viewer)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from jokeapp.core.contract import Event
+from jokeapp.core.contract import Event, ViewParts
 from jokeapp.core.options import options_json
 from jokeapp.games.dalmuti.data import CARD_IDS, card_json, rank_title
 from jokeapp.games.dalmuti.revolution import can_declare, has_declared
@@ -102,20 +102,19 @@ def public_view(state: DalmutiState) -> dict[str, Any]:
 
 
 def view(state: DalmutiState, viewer: str | None) -> dict[str, Any]:
-    return viewer_view(state, public_view(state), viewer)
+    return {**public_view(state), **own_view(state, viewer)}
 
 
-def views(state: DalmutiState, viewers: list[str | None]) -> dict[str | None, dict[str, Any]]:
-    """Each viewer's view, sharing the public part's objects (see core.contract.views_of)."""
-    public = public_view(state)
-    return {viewer: viewer_view(state, public, viewer) for viewer in viewers}
+def view_parts(state: DalmutiState, viewers: list[str | None]) -> ViewParts:
+    """Each viewer's view as the public part, built once, and its own keys (core.contract)."""
+    return ViewParts(public_view(state), {viewer: own_view(state, viewer) for viewer in viewers})
 
 
-def viewer_view(state: DalmutiState, public: dict[str, Any], viewer: str | None) -> dict[str, Any]:
-    """``public`` as ``viewer`` sees it: a new dict, ``public`` is left as it is."""
+def own_view(state: DalmutiState, viewer: str | None) -> dict[str, Any]:
+    """The keys of ``viewer``'s view over ``public_view``: who it is, its hand and its tax
+    moves in their public places, and what only it may learn."""
     seated = viewer is not None and viewer in state.hands
-    shown = dict(public)
-    shown["viewer"] = viewer
+    shown: dict[str, Any] = {"viewer": viewer}
     if seated and viewer:
         shown["hand"] = [card_json(card) for card in state.hands[viewer]]
     shown["tax"] = tax_view(state, viewer)

@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from jokeapp.core.bots import Bot
-from jokeapp.core.contract import Action, Event, WireTypes
+from jokeapp.core.contract import Action, Event, ViewParts, WireTypes
 from jokeapp.core.options import options_from
 from jokeapp.core.rng import Rng
 from jokeapp.games.marble import actions as A
@@ -35,7 +35,7 @@ from jokeapp.games.marble.tables import display_tables
 from jokeapp.games.marble.timeouts import ABSENCE, on_timeout, pending, pending_player
 from jokeapp.games.marble.timeouts import ROLL as ROLL_ACTION
 from jokeapp.games.marble.trade import propose_trade, respond_trade
-from jokeapp.games.marble.view import view, views
+from jokeapp.games.marble.view import view, view_parts
 from jokeapp.games.marble.view_legal import legal_actions_from_view
 from jokeapp.games.marble.wire import MarbleAction, MarbleEvent, MarbleView
 
@@ -137,10 +137,8 @@ class MarbleGame:
     def view(self, state: MarbleState, viewer: str | None) -> dict[str, Any]:
         return view(state, viewer)
 
-    def views(
-        self, state: MarbleState, viewers: list[str | None]
-    ) -> dict[str | None, dict[str, Any]]:
-        return views(state, viewers)
+    def view_parts(self, state: MarbleState, viewers: list[str | None]) -> ViewParts:
+        return view_parts(state, viewers)
 
     def redact_event(self, event: Event, viewer: str | None) -> Event | None:
         """Every marble event is public (a card's id is shown as it is drawn)."""

@@ -113,17 +113,14 @@ def to_json(state: MarbleState, *, hidden: bool = True) -> dict[str, Any]:
     so would be in many an update's patch: ``turnSeq`` is the engine's bookkeeping that no
     viewer reads, and the view names the current player itself (``currentPlayer``)."""
     data: dict[str, Any] = {
-        "options": options_json(state.options),
+        "options": None,
         "rng": None,
         "order": list(state.order),
         "current": state.current,
         "round": state.round,
         "phase": state.phase,
         "players": {pid: _player_json(p) for pid, p in state.players.items()},
-        "owners": {
-            str(pos): {"owner": d.owner, "level": d.level}
-            for pos, d in sorted(state.owners.items())
-        },
+        "owners": None,
         "fund": state.fund,
         "deck": None,
         "doublesThisTurn": state.doubles_this_turn,
@@ -139,12 +136,30 @@ def to_json(state: MarbleState, *, hidden: bool = True) -> dict[str, Any]:
         "eliminated": list(state.eliminated),
         "result": game_result(state),
     }
+    deeds = [(pos, d.owner, d.level) for pos, d in state.owners.items()]
     if hidden:
+        data["options"] = options_json(state.options)
+        data["owners"] = _owners_json(deeds)
         data["rng"] = state.rng.to_json()
         data["deck"] = list(state.deck)
     else:
+        # a view: the options and the deeds as the last view's very objects when unchanged
+        # (MarbleState.shown); nobody changes a view, so they can be shared
+        shown = state.shown
+        held = shown.get("options")
+        if held is None or held[0] is not state.options:
+            held = shown["options"] = (state.options, options_json(state.options))
+        data["options"] = held[1]
+        held = shown.get("owners")
+        if held is None or held[0] != deeds:
+            held = shown["owners"] = (deeds, _owners_json(deeds))
+        data["owners"] = held[1]
         del data["rng"], data["deck"], data["turnSeq"], data["current"]
     return data
+
+
+def _owners_json(deeds: list[tuple[int, str, int]]) -> dict[str, Any]:
+    return {str(pos): {"owner": owner, "level": level} for pos, owner, level in sorted(deeds)}
 
 
 def _player_from_json(data: Mapping[str, Any], start_money: int) -> Player:

@@ -7,7 +7,7 @@ be those two words), the same spelling the events use.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from jokeapp.core.contract import Pending
 from jokeapp.core.rng import Rng
@@ -116,9 +116,14 @@ class MarbleState:
     # the whole game, and it is frozen, so this never goes stale (timeouts.pending, asked
     # before every move, reads it). Not game data: left out of JSON and comparisons.
     pendings: dict[str, dict[str, Pending]] = field(init=False, repr=False, compare=False)
+    # The view's JSON of the parts that seldom change (the options, the deeds), each with the
+    # values it was made of: the next view built from equal values takes those very objects,
+    # which the view patches then pass over by identity (serial.to_json). Not game data either.
+    shown: dict[str, tuple[Any, Any]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.pendings = {TURN_START: {}, DECIDE: {}, DEBT: {}, TRADE_RESPONSE: {}}
+        self.shown = {}
 
     @property
     def current_player(self) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from jokeapp.core.contract import ViewParts
 from jokeapp.games.marble.data import (
     BOARD_SIZE,
     BUILD_COST,
@@ -91,19 +92,18 @@ def public_view(state: MarbleState) -> dict[str, Any]:
 
 
 def view(state: MarbleState, viewer: str | None) -> dict[str, Any]:
-    return viewer_view(state, public_view(state), viewer)
+    return {**public_view(state), **own_view(state, viewer)}
 
 
-def views(state: MarbleState, viewers: list[str | None]) -> dict[str | None, dict[str, Any]]:
-    """Each viewer's view, sharing the public part's objects (see core.contract.views_of)."""
-    public = public_view(state)
-    return {viewer: viewer_view(state, public, viewer) for viewer in viewers}
+def view_parts(state: MarbleState, viewers: list[str | None]) -> ViewParts:
+    """Each viewer's view as the public part, built once, and its own keys (core.contract)."""
+    return ViewParts(public_view(state), {viewer: own_view(state, viewer) for viewer in viewers})
 
 
-def viewer_view(state: MarbleState, public: dict[str, Any], viewer: str | None) -> dict[str, Any]:
-    """``public`` as ``viewer`` sees it: a new dict, ``public`` is left as it is."""
-    seen = dict(public)
-    seen["viewer"] = viewer
+def own_view(state: MarbleState, viewer: str | None) -> dict[str, Any]:
+    """The keys of ``viewer``'s view beyond ``public_view``: who it is, and what the one who
+    decides may choose from."""
+    seen: dict[str, Any] = {"viewer": viewer}
     if viewer is None:
         return seen
     current = state.order[state.current]
