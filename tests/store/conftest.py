@@ -76,6 +76,14 @@ async def sql_store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIter
         yield store
 
 
+@pytest.fixture
+async def pg_store(tmp_path: Path) -> AsyncIterator[SqlStore]:
+    """A store on PostgreSQL only, for what only PostgreSQL does (it skips, saying why, where
+    PostgreSQL is missing)."""
+    async with sql_stores("postgresql", tmp_path, 1) as (store,):
+        yield store
+
+
 @pytest.fixture(params=["memory", "sqlite", "postgresql"])
 async def two_nodes(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[list[Store]]:
     """Two nodes' stores on the same data."""

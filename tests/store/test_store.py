@@ -163,20 +163,18 @@ async def test_a_batch_of_actions_is_one_request_on_postgresql(sql_store: SqlSto
 
 
 async def test_appends_come_back_after_postgresql_dropped_the_connections(
-    sql_store: SqlStore,
+    pg_store: SqlStore,
 ) -> None:
-    if sql_store.engine.dialect.name != "postgresql":
-        pytest.skip("PostgreSQL's connections")
-    await sql_store.save_room(RoomRow("r1", "ABCDEF", "race", {}, "playing", 1, "p1", 1.5))
-    await sql_store.begin_match(MatchRow("r1", 1, 7, ["p1"], {}))
-    await sql_store.engine.dispose()  # from here on one connection, the writer's
-    await sql_store.append_action(ActionRow("r1", 1, 1, 1, "p1", {"n": 1}, False, 1))
-    async with sql_store.engine.connect() as conn:
+    await pg_store.save_room(RoomRow("r1", "ABCDEF", "race", {}, "playing", 1, "p1", 1.5))
+    await pg_store.begin_match(MatchRow("r1", 1, 7, ["p1"], {}))
+    await pg_store.engine.dispose()  # from here on one connection, the writer's
+    await pg_store.append_action(ActionRow("r1", 1, 1, 1, "p1", {"n": 1}, False, 1))
+    async with pg_store.engine.connect() as conn:
         raw = await conn.get_raw_connection()
         pid = raw.driver_connection.get_server_pid()  # type: ignore[union-attr]
     import asyncpg  # type: ignore[import-untyped]
 
-    admin = await asyncpg.connect(str(sql_store.engine.url).replace("+asyncpg", ""))
+    admin = await asyncpg.connect(str(pg_store.engine.url).replace("+asyncpg", ""))
     try:
         await admin.execute("SELECT pg_terminate_backend($1)", pid)  # as a restart would
         while await admin.fetchval("SELECT count(*) FROM pg_stat_activity WHERE pid = $1", pid):
@@ -186,11 +184,11 @@ async def test_appends_come_back_after_postgresql_dropped_the_connections(
     accepted: list[int] = []
     for step in range(2, 12):
         try:
-            await sql_store.append_action(ActionRow("r1", 1, step, step, "p1", {}, False, step))
+            await pg_store.append_action(ActionRow("r1", 1, step, step, "p1", {}, False, step))
         except StoreError:
             assert not accepted  # a lost connection fails its write, and is not handed out again
             continue
         accepted.append(step)
-    stored = await sql_store.match_log("r1", 1)
+    stored = await pg_store.match_log("r1", 1)
     assert stored is not None and [x.step for x in stored[1]] == [1, *accepted]
     assert len(accepted) >= 5
