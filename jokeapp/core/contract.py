@@ -227,15 +227,6 @@ def view_parts(game: Any, state: Any, viewers: Iterable[str | None]) -> ViewPart
     return ViewParts({}, {viewer: game.view(state, viewer) for viewer in viewers})
 
 
-def views_of(
-    game: Any, state: Any, viewers: Iterable[str | None]
-) -> dict[str | None, dict[str, Any]]:
-    """Every viewer's ``view`` at once (from ``view_parts``: they share what they see alike)."""
-    parts = view_parts(game, state, viewers)
-    public = parts.public
-    return {viewer: {**public, **own} for viewer, own in parts.own.items() if own is not None}
-
-
 def next_player(game: Any) -> Callable[[Any], str | None]:
     """How a loop that plays a game by itself finds who acts now: the first pending player,
     None when no one is (the game is over). ``game.next_player(state)`` answers without
