@@ -89,33 +89,16 @@ def multi_follows(hand: list[int], below_top: int, need: int) -> list[tuple[int,
     return sets
 
 
-def lead_count(hand: list[int], jesters: int | None = None) -> int:
-    """``len(play_choices(number_counts(hand), None))``: each number card with any number of
-    jesters (the card and all lower ids of its number make the set), or jesters alone.
-    ``jesters``: the hand's ``jester_count``, when known."""
-    if jesters is None:
-        jesters = jester_count(hand)
-    return (len(hand) - jesters) * (jesters + 1) + jesters
+def lead_count(hand: list[int]) -> int:
+    """``len(play_choices(number_counts(hand), None))`` (``LeadActions`` counts them)."""
+    return len(LeadActions(hand))
 
 
-def lead_cards(hand: list[int], index: int, jesters: int | None = None) -> list[str]:
-    """``choice_cards(hand, play_choices(number_counts(hand), None)[index])`` read straight
-    off the sorted hand: choice ``index`` ends at the number card at ``index // (jesters + 1)``.
-    ``jesters``: the hand's ``jester_count``, when known."""
-    if jesters is None:
-        jesters = jester_count(hand)
-    per_card = jesters + 1
-    position, wild = index // per_card, index % per_card
-    numbers_end = len(hand) - jesters
-    if position < numbers_end:
-        start = bisect_left(hand, FIRST_CARD[CARD_NUMBERS[hand[position]]])
-        cards = hand[start : position + 1]
-    else:  # jesters alone, past every number card's block
-        cards = []
-        wild = index - numbers_end * per_card + 1
-    if wild:
-        cards += hand[-wild:]
-    return [*map(CARD_ID, cards)]
+def lead_cards(hand: list[int], index: int) -> list[str]:
+    """``choice_cards(hand, play_choices(number_counts(hand), None)[index])``, read straight
+    off the sorted hand (``LeadActions`` reads them)."""
+    cards: list[str] = LeadActions(hand)[index]["cardIds"]
+    return cards
 
 
 def choice_cards(hand: list[int], choice: Choice) -> list[str]:
@@ -217,15 +200,20 @@ def follow_actions(hand: list[int], top: Play) -> list[Action]:
 class LeadActions(Sequence[Action]):
     """``legal_actions`` of the player whose turn it is to lead, the same actions in the same
     order, each built only when read: a lead has many sets (eight on average, up to 44) and
-    a random bot reads one of them, so counting the others is enough (``lead_count``,
-    ``lead_cards``). Holds a copy of the hand, nothing of the state."""
+    a random bot reads one of them, so counting the others is enough. Holds a copy of the
+    hand, nothing of the state.
+
+    The sets of ``play_choices(number_counts(hand), None)``, read straight off the sorted
+    hand: each number card with any number of jesters (the card and all lower ids of its
+    number make the set), then jesters alone; set ``index`` ends at the number card at
+    ``index // (jesters + 1)``. Counted and read here, without a call of their own."""
 
     __slots__ = ("_hand", "_jesters", "_len")
 
     def __init__(self, hand: list[int]) -> None:
         self._hand = hand[:]
         self._jesters = jesters = jester_count(hand)
-        self._len = lead_count(hand, jesters)
+        self._len = (len(hand) - jesters) * (jesters + 1) + jesters
 
     def __len__(self) -> int:
         return self._len
@@ -237,9 +225,21 @@ class LeadActions(Sequence[Action]):
     def __getitem__(self, index: slice) -> list[Action]: ...
 
     def __getitem__(self, index: int | slice) -> Action | list[Action]:
-        if type(index) is int and 0 <= index < self._len:  # a bot's read
-            return {"type": "play", "cardIds": lead_cards(self._hand, index, self._jesters)}
-        return _other_index(self, index)
+        if type(index) is not int or not 0 <= index < self._len:
+            return _other_index(self, index)
+        hand, jesters = self._hand, self._jesters  # a bot's read
+        per_card = jesters + 1
+        position, wild = index // per_card, index % per_card
+        numbers_end = len(hand) - jesters
+        if position < numbers_end:
+            start = bisect_left(hand, FIRST_CARD[CARD_NUMBERS[hand[position]]])
+            cards = hand[start : position + 1]
+        else:  # jesters alone, past every number card's block
+            cards = []
+            wild = index - numbers_end * per_card + 1
+        if wild:
+            cards += hand[-wild:]
+        return {"type": "play", "cardIds": [*map(CARD_ID, cards)]}
 
     def __repr__(self) -> str:
         return f"LeadActions({list(self)!r})"

@@ -53,6 +53,15 @@ def try_play(state: DalmutiState, actor: str, card_ids: object) -> list[Event] |
     if top is not None and len(card_ids) != top.count:
         return None
     hand = state.hands[actor]
+    if len(card_ids) == 1:  # a single card (half of all plays): no set to check
+        card_id = card_ids[0]
+        card = CARD_INDEX.get(card_id) if type(card_id) is str else None
+        if card is None or card not in hand:
+            return None
+        rank = CARD_NUMBERS[card]
+        if (top is not None and rank >= top.rank) or actor in trick.locked_out:
+            return None
+        return play(state, actor, (card,), rank, [card_id])
     cards: list[int] = []
     rank = JESTER
     for card_id in card_ids:
