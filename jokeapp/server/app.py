@@ -146,7 +146,8 @@ def create_app(settings: Settings, clock: Clock | None = None) -> Starlette:
             loop.create_task(runtime.watch_loop_lag(metrics)),
         ]
         if settings.gc.freeze:
-            background.append(loop.create_task(Collector(settings.gc).run()))
+            collector = Collector(settings.gc, rooms=lambda: len(manager.rooms))
+            background.append(loop.create_task(collector.run()))
         try:
             yield
         finally:
