@@ -306,17 +306,23 @@ class Thinking:
         self.think = think
         self.queue: list[tuple[float, int, Seat, list[dict[str, Any]]]] = []
         self.added = 0  # ties broken by order of arrival (seats do not compare)
-        self.timer: asyncio.TimerHandle | None = None
+        self.timer: asyncio.Handle | None = None
+        self.timer_at = 0.0  # when the armed timer fires (uvloop's handle of a time already
+        # past is a plain Handle, without ``when``)
 
     def add(self, seat: Seat, candidates: list[dict[str, Any]]) -> None:
         due = self.loop.time() + self.think()
         self.added += 1
         heapq.heappush(self.queue, (due, self.added, seat, candidates))
         if self.timer is None:
-            self.timer = self.loop.call_at(due, self.fire)
-        elif due < self.timer.when() - THINK_TICK:  # due well before the armed one: moved up
+            self._arm(due)
+        elif due < self.timer_at - THINK_TICK:  # due well before the armed one: moved up
             self.timer.cancel()
-            self.timer = self.loop.call_at(due, self.fire)
+            self._arm(due)
+
+    def _arm(self, at: float) -> None:
+        self.timer = self.loop.call_at(at, self.fire)
+        self.timer_at = at
 
     def fire(self) -> None:
         now = self.loop.time()
@@ -324,9 +330,9 @@ class Thinking:
         while queue and queue[0][0] <= now:
             _, _, seat, candidates = heapq.heappop(queue)
             seat.send(candidates)
-        self.timer = (
-            self.loop.call_at(max(queue[0][0], now + THINK_TICK), self.fire) if queue else None
-        )
+        self.timer = None
+        if queue:
+            self._arm(max(queue[0][0], now + THINK_TICK))
 
     def cancel(self) -> None:
         if self.timer is not None:

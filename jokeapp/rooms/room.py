@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
@@ -53,6 +54,14 @@ SEQ_PER_COMMAND = 3
 Handler = Callable[["Room", cmd.Command], Awaitable[Any]]
 
 
+# a room's commands, each with its future (None: nobody waits) and its sender's request id
+_Queue = asyncio.Queue[tuple[cmd.Command, asyncio.Future[Any] | None, str | None]]
+
+
+def _post(queue: _Queue, command: cmd.Command) -> None:
+    queue.put_nowait((command, None, logs.REQUEST_ID.get()))
+
+
 class Room:
     def __init__(
         self,
@@ -84,12 +93,12 @@ class Room:
         self.absences = Absences(room_id)
         self.book = DeadlineBook(game.absence, self.absences)
         self.audience = Audience(seq, seq_reserved)
-        self.timers = Timers(clock, self.post, bot_delay)
         self.bot_rng = Rng.from_seed(int.from_bytes(room_id.encode()[:8].ljust(8, b"\0"), "big"))
-        # each command with its future (None: nobody waits) and the request id of its sender
-        self._queue: asyncio.Queue[tuple[cmd.Command, asyncio.Future[Any] | None, str | None]] = (
-            asyncio.Queue()
-        )
+        self._queue: _Queue = asyncio.Queue()
+        # the timers post to the queue, not through the room: a room its manager dropped then
+        # holds no cycle (room -> timers -> bound method -> room), so reference counting frees
+        # it at once instead of leaving it for the collector's full pass (server/collector.py)
+        self.timers = Timers(clock, functools.partial(_post, self._queue), bot_delay)
         self._task: asyncio.Task[None] | None = None
         self._command: cmd.Command | None = None  # the one being handled, for its log lines
         self._idle = asyncio.Event()  # set while no command is being handled
@@ -131,7 +140,7 @@ class Room:
 
     def post(self, command: cmd.Command) -> None:
         """Like ``submit`` when nobody waits for the answer (timers, sockets)."""
-        self._queue.put_nowait((command, None, logs.REQUEST_ID.get()))
+        _post(self._queue, command)
 
     async def call(self, command: cmd.Command) -> Any:
         return await self.submit(command)

@@ -6,13 +6,16 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route, WebSocketRoute
+from starlette.routing import Match, Route, WebSocketRoute
+from starlette.types import Receive, Scope, Send
+from starlette.websockets import WebSocket
 
 from jokeapp.cluster.forward import Forwarder
 from jokeapp.cluster.leases import Leases
@@ -62,6 +65,41 @@ async def _sweep(manager: RoomManager) -> None:
             log.exception("evicting idle rooms failed")
 
 
+async def _websocket_session(scope: Scope, receive: Receive, send: Send) -> None:
+    await websocket_endpoint(WebSocket(scope, receive, send))
+
+
+class App(Starlette):
+    """Starlette, with a short path for the game's WebSocket route.
+
+    A WebSocket stays open for a whole game, so every coroutine of the stack that runs it stays
+    suspended as long, with its frame, closures and cells: with Starlette's stack (its error
+    and exception layers, the cluster's routing, the router, the route and the session, each
+    exception layer with its own closures) about 140 objects the cyclic collector tracks per
+    socket, walked by every full pass (server/collector.py). None of those layers acts on this
+    route's sockets: the error layer and the cluster's routing act on HTTP only, the exception
+    handlers answer HTTP errors, and the session catches its own errors. So a socket for
+    ``/ws/{ref}`` (matched by the route itself) goes from here straight to the request context
+    (its id and access line, the raw send) and the session; every other scope takes
+    Starlette's whole stack.
+    """
+
+    def __init__(self, *args: Any, ws_route: WebSocketRoute, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.ws_route = ws_route
+        self.ws_stack = RequestContext(_websocket_session)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            match, child = self.ws_route.matches(scope)
+            if match is Match.FULL:
+                scope["app"] = self
+                scope.update(child)
+                await self.ws_stack(scope, receive, send)
+                return
+        await super().__call__(scope, receive, send)
+
+
 def create_app(settings: Settings, clock: Clock | None = None) -> Starlette:
     metrics = Metrics()  # this app's own registry: two apps in one process never share one
 
@@ -108,7 +146,8 @@ def create_app(settings: Settings, clock: Clock | None = None) -> Starlette:
             loop.create_task(runtime.watch_loop_lag(metrics)),
         ]
         if settings.gc.freeze:
-            background.append(loop.create_task(Collector(settings.gc).run()))
+            collector = Collector(settings.gc, rooms=lambda: len(manager.rooms))
+            background.append(loop.create_task(collector.run()))
         try:
             yield
         finally:
@@ -122,15 +161,17 @@ def create_app(settings: Settings, clock: Clock | None = None) -> Starlette:
             await app.state.readiness.close()
             await store.close()
 
+    ws_route = WebSocketRoute("/ws/{ref}", websocket_endpoint)
     routes = [
         *http_api.ROUTES,
         Route("/openapi.json", openapi_json, methods=["GET"]),
         Route("/metrics", metrics_text, methods=["GET"]),
-        WebSocketRoute("/ws/{ref}", websocket_endpoint),
+        ws_route,
         *static_files.routes(),
     ]
-    app = Starlette(
+    app = App(
         routes=routes,
+        ws_route=ws_route,
         middleware=[Middleware(RequestContext), Middleware(ClusterRouting)],
         lifespan=lifespan,
         exception_handlers={HTTPException: http_error, Exception: http_error},

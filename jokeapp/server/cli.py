@@ -22,6 +22,7 @@ from jokeapp.cluster.node import ClusterNode
 from jokeapp.server import keepalive
 from jokeapp.server.app import create_app
 from jokeapp.server.collector import GcPolicy
+from jokeapp.server.httpproto import UpgradingHttp
 from jokeapp.server.settings import Settings
 from jokeapp.server.wsframes import FramingProtocol
 from jokeapp.telemetry import logs
@@ -246,6 +247,7 @@ def main(args: argparse.Namespace) -> int:
         # + 3 s after its last frame by default; server/keepalive.py). uvicorn's own
         # per-socket ping timers are off. The protocol under it is uvicorn's websockets-sansio
         # with data frames the short way (server/wsframes.py).
+        http=UpgradingHttp,  # httptools, freed at once after a WebSocket upgrade
         ws=keepalive.protocol(
             args.ws_ping, args.ws_ping_timeout, base=FramingProtocol, tally=pinged
         ),

@@ -29,6 +29,17 @@ WebSockets; measured with ``joke_gc_tracked_objects``, 100 rooms), so at 5,000 r
 every room. So a full pass that found almost nothing (under ``FOUND_LITTLE`` of what it
 walked: this server makes few cycles that outlive a young pass) doubles the growth the next
 one waits for, up to ``full_growth_max``; one that found more sets it back to ``full_growth``.
+
+Nor is a heap that grew because more rooms are open a reason for one: their objects are alive,
+and a node filling up to thousands of rooms would stop once or twice on the way at the size
+where a pass costs most. So the collector is told how many rooms are open (``rooms``): once a
+full pass has measured what the rooms opened since start-up hold on average (at least
+``MIN_ROOMS`` of them), the heap a pass waits for is the last pass's heap, plus that much per
+room opened since, plus the growth share. What reaches the line then is what the rooms do not
+explain: garbage among frozen objects (which the server should not make: cycles are broken
+where they are made, so reference counting frees what dies), or rooms that hold more as they
+play; a node with fewer rooms keeps its line, so a burst of rooms that ended frees its memory
+by reference counting and never calls for a pass.
 """
 
 from __future__ import annotations
@@ -36,10 +47,17 @@ from __future__ import annotations
 import asyncio
 import gc
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 
 # a full pass that found less than this share of the objects it walked found "almost nothing"
 FOUND_LITTLE = 0.01
+# a full pass measures the heap per room from at least this many rooms opened since start-up
+MIN_ROOMS = 50
+
+
+def _no_rooms() -> int:
+    return 0
 
 
 @dataclass(frozen=True)
@@ -64,18 +82,25 @@ class GcPolicy:
 
     def apply(self) -> None:
         """At start-up: the thresholds; then everything alive now (modules, the games'
-        tables, restored rooms) is frozen."""
+        tables, restored rooms) is frozen, once start-up's own garbage (the command line's
+        parser, imports' leftovers) is collected: frozen, it would wait for a full pass."""
         gc.set_threshold(*self.threshold)
         if self.freeze:
+            gc.collect()
             gc.freeze()
 
 
 class Collector:
-    """Runs a policy's young passes and, when the heap grew enough, a full one."""
+    """Runs a policy's young passes and, when the heap grew more than the rooms opened since
+    the last full pass explain, a full one. ``rooms``: how many rooms are open now."""
 
-    def __init__(self, policy: GcPolicy) -> None:
+    def __init__(self, policy: GcPolicy, rooms: Callable[[], int] = _no_rooms) -> None:
         self.policy = policy
-        self.baseline = sys.getallocatedblocks()  # the heap after the last full pass
+        self.rooms = rooms
+        self.start = (sys.getallocatedblocks(), rooms())  # the heap and the rooms at start-up
+        self.baseline = self.start[0]  # the heap after the last full pass
+        self.baseline_rooms = self.start[1]  # the rooms open then
+        self.per_room = 0.0  # the heap a room holds, as the last full pass measured it
         self.growth = policy.full_growth  # what the next full pass waits for
         self.full_passes = 0
         self.heap_reads = 0
@@ -88,11 +113,16 @@ class Collector:
         if self.ticks_to_read <= 0:
             self.ticks_to_read = self.policy.heap_ticks
             self.heap_reads += 1
-            if sys.getallocatedblocks() > self.baseline * (1 + self.growth):
+            if sys.getallocatedblocks() > self.line():
                 self.full_pass()
                 return
         gc.collect(0)
         gc.freeze()
+
+    def line(self) -> float:
+        """The heap (in blocks) past which the next full pass runs."""
+        opened = max(0, self.rooms() - self.baseline_rooms)
+        return (self.baseline + self.per_room * opened) * (1 + self.growth)
 
     def full_pass(self) -> None:
         walked = gc.get_freeze_count() + len(gc.get_objects())
@@ -100,6 +130,10 @@ class Collector:
         found = gc.collect()
         gc.freeze()
         self.baseline = sys.getallocatedblocks()
+        self.baseline_rooms = self.rooms()
+        opened = self.baseline_rooms - self.start[1]
+        if opened >= MIN_ROOMS:
+            self.per_room = max(0.0, (self.baseline - self.start[0]) / opened)
         self.full_passes += 1
         if found < FOUND_LITTLE * walked:
             self.growth = min(

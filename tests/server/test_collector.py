@@ -4,12 +4,13 @@ when the heap grew (issue 11: the latency tail at a human pace was the collector
 from __future__ import annotations
 
 import gc
+import sys
 import weakref
 from collections.abc import Iterator
 
 import pytest
 
-from jokeapp.server.collector import Collector, GcPolicy
+from jokeapp.server.collector import MIN_ROOMS, Collector, GcPolicy
 
 
 class Node:
@@ -119,3 +120,52 @@ def test_the_heap_is_read_only_every_heap_every_seconds_of_ticks() -> None:
     assert collector.full_passes == 1
     collector.tick()
     assert collector.heap_reads == 3 and collector.full_passes == 2
+
+
+def test_a_heap_the_rooms_opened_since_explain_calls_for_no_full_pass() -> None:
+    open_rooms = [0]
+    collector = Collector(GcPolicy(full_growth=0.5, heap_every=0.1), rooms=lambda: open_rooms[0])
+    collector.start = (1000, 0)  # as if start-up's heap had been 1,000 blocks
+    open_rooms[0] = 100
+    gc.collect()
+    collector.full_pass()  # measures what the 100 rooms opened since start-up hold each
+    assert collector.baseline_rooms == 100
+    assert collector.per_room == (collector.baseline - 1000) / 100
+    line = collector.line()
+    open_rooms[0] = 300
+    assert collector.line() == pytest.approx(
+        line + 200 * collector.per_room * (1 + collector.growth)
+    )
+    open_rooms[0] = 50  # fewer rooms than then: the line stays
+    assert collector.line() == line
+    # the heap grew past the last pass's by far, and the rooms opened since explain it
+    collector.baseline, collector.per_room = 1, float(sys.getallocatedblocks())
+    open_rooms[0] = 101
+    collector.tick()
+    assert collector.full_passes == 1
+    open_rooms[0] = 100  # as many rooms as at the last pass: the same heap is garbage's
+    collector.tick()
+    assert collector.full_passes == 2
+
+
+def test_the_heap_per_room_is_measured_from_enough_rooms_only() -> None:
+    open_rooms = [0]
+    collector = Collector(GcPolicy(), rooms=lambda: open_rooms[0])
+    collector.start = (1000, 0)  # as if start-up's heap had been 1,000 blocks
+    open_rooms[0] = MIN_ROOMS - 1
+    collector.full_pass()
+    assert collector.per_room == 0.0  # too few to tell the rooms' heap from start-up's
+    assert collector.line() == collector.baseline * (1 + collector.growth)
+    open_rooms[0] = MIN_ROOMS
+    collector.full_pass()
+    assert collector.per_room > 0.0
+
+
+def test_start_up_garbage_is_collected_before_it_is_frozen() -> None:
+    garbage = _dropped_cycle()
+    gc.disable()
+    try:
+        GcPolicy().apply()
+        assert garbage() is None
+    finally:
+        gc.enable()
