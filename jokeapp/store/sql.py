@@ -8,6 +8,7 @@ rooms share one commit instead of paying one each.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 from collections.abc import Callable
@@ -94,6 +95,10 @@ class SqlStore:
         for name in ("before_cursor_execute", "begin", "commit", "rollback"):
             event.listen(engine.sync_engine, name, self._count)
         self._batches: SqliteBatches | None = None  # a SQLite file's commits (sqlite_batches)
+        # PostgreSQL: the writer's own connection, held from its first batch on (taking one
+        # from the pool and giving it back, greenlet and events included, cost about as much
+        # CPU as the commit itself: every node of a cluster commits its own batches)
+        self._held: tuple[AsyncConnection, Any] | None = None  # and its asyncpg connection
         self.commit_spacing = COMMIT_SPACING
         self._prepare()
 
@@ -141,6 +146,9 @@ class SqlStore:
             await self._queue.join()
             self._writer.cancel()
             self._writer = None
+        if self._held is not None:
+            await self._held[0].close()
+            self._held = None
         if self._batches is not None:
             await self._batches.close()
             self._batches = None
@@ -211,36 +219,70 @@ class SqlStore:
         """``SqliteBatches.commit`` through the engine (PostgreSQL, an in-memory SQLite)."""
         if self._append_sql is not None and all(s is self._stmts["action"] for s, _, _ in items):
             return await self._append_at_once(items)
-        stale: set[int] = set()
+        if self.engine.dialect.name == "postgresql":
+            conn, driver = await self._writer_connection()
+            try:
+                async with conn.begin():
+                    return await self._fenced_writes(conn, items)
+            except Exception:
+                await self._check_held(conn, driver)
+                raise
         async with self.engine.begin() as conn:
-            fences = {fence for _, _, fence in items if fence is not None}
-            if fences:
-                # Locks the owner rows until this commit: a claim of a newer epoch waits
-                # for it, so it then reads every write of the old owner that got in.
-                rows = await conn.execute(
-                    sa.select(t.room_owners.c.room_id, t.room_owners.c.epoch)
-                    .where(t.room_owners.c.room_id.in_({r for r, _ in fences}))
-                    .with_for_update()
-                )
-                held = {r.room_id: r.epoch for r in rows}
-                stale = {
-                    i
-                    for i, (_, _, fence) in enumerate(items)
-                    if fence is not None and held.get(fence[0]) != fence[1]
-                }
-            # Runs of the same statement go as one executemany, in order.
-            run: list[dict[str, Any]] = []
-            current: Any = None
-            for i, (stmt, params, _) in enumerate(items):
-                if i in stale:
-                    continue
-                if stmt is not current and run:
-                    await conn.execute(current, run)
-                    run = []
-                current = stmt
-                run.append(params)
-            if run:
+            return await self._fenced_writes(conn, items)
+
+    async def _writer_connection(self) -> tuple[AsyncConnection, Any]:
+        """The writer's own connection (PostgreSQL), opened at its first batch and held, with
+        its asyncpg connection."""
+        if self._held is None:
+            conn = await self.engine.connect()
+            self._held = (conn, (await conn.get_raw_connection()).driver_connection)
+        return self._held
+
+    async def _check_held(self, conn: AsyncConnection, driver: Any) -> None:
+        """After a failed batch: a connection lost (PostgreSQL restarted, the session ended)
+        is given up, and the next batch opens another."""
+        if conn.invalidated or driver.is_closed():
+            if self._held is not None and self._held[0] is conn:
+                self._held = None
+            with contextlib.suppress(Exception):
+                await conn.invalidate()
+            with contextlib.suppress(Exception):
+                await conn.close()
+
+    async def _fenced_writes(
+        self, conn: AsyncConnection, items: list[tuple[Any, dict[str, Any], Fence | None]]
+    ) -> set[int]:
+        """The batch's writes in the transaction of ``conn``, each refused whose room's epoch
+        is no longer the stored one; the indices refused."""
+        stale: set[int] = set()
+        fences = {fence for _, _, fence in items if fence is not None}
+        if fences:
+            # Locks the owner rows until this commit: a claim of a newer epoch waits
+            # for it, so it then reads every write of the old owner that got in.
+            rows = await conn.execute(
+                sa.select(t.room_owners.c.room_id, t.room_owners.c.epoch)
+                .where(t.room_owners.c.room_id.in_({r for r, _ in fences}))
+                .with_for_update()
+            )
+            held = {r.room_id: r.epoch for r in rows}
+            stale = {
+                i
+                for i, (_, _, fence) in enumerate(items)
+                if fence is not None and held.get(fence[0]) != fence[1]
+            }
+        # Runs of the same statement go as one executemany, in order.
+        run: list[dict[str, Any]] = []
+        current: Any = None
+        for i, (stmt, params, _) in enumerate(items):
+            if i in stale:
+                continue
+            if stmt is not current and run:
                 await conn.execute(current, run)
+                run = []
+            current = stmt
+            run.append(params)
+        if run:
+            await conn.execute(current, run)
         return stale
 
     async def _append_at_once(
@@ -259,16 +301,13 @@ class SqlStore:
                 values.append(params[column.name])
             epochs.append(None if fence is None else fence[1])
         rooms = sorted({fence[0] for _, _, fence in items if fence is not None})
-        async with self.engine.connect() as conn:
-            raw = await conn.get_raw_connection()
-            driver: Any = raw.driver_connection
-            self.round_trips += 1
-            try:
-                rows = await driver.fetch(self._append_sql, rooms, *columns, epochs)
-            except Exception:
-                if driver.is_closed():  # lost: the pool must not hand it out again
-                    await conn.invalidate()
-                raise
+        conn, driver = await self._writer_connection()
+        self.round_trips += 1
+        try:
+            rows = await driver.fetch(self._append_sql, rooms, *columns, epochs)
+        except Exception:
+            await self._check_held(conn, driver)  # lost: never used again
+            raise
         held = {row[0]: row[1] for row in rows}
         return {
             i
