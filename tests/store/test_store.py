@@ -191,3 +191,27 @@ async def test_appends_come_back_after_postgresql_dropped_the_connections(
     stored = await pg_store.match_log("r1", 1)
     assert stored is not None and [x.step for x in stored[1]] == [1, *accepted]
     assert len(accepted) >= 5
+
+
+async def test_two_writes_of_one_room_in_a_batch_are_applied_in_their_order(
+    sql_store: SqlStore,
+) -> None:
+    await sql_store.save_room(RoomRow("r1", "ABCDEF", "race", {}, "lobby", 0, "p1", 1.5))
+    await sql_store.save_seat(SeatRow("r1", "p2", "둘", None, None))
+    sql_store.commit_spacing = 0.2  # the writes of each gather wait together for one commit
+    await sql_store.save_seat(SeatRow("r1", "p9", "구", None, None))  # a commit begins now
+    await asyncio.gather(
+        sql_store.delete_seat("r1", "p2"),
+        sql_store.save_seat(SeatRow("r1", "p2", "새", None, None)),
+    )
+    loaded = await sql_store.load_room("r1")
+    assert loaded is not None and {s.player_id: s.nickname for s in loaded.seats} == {
+        "p2": "새",
+        "p9": "구",
+    }
+    await asyncio.gather(
+        sql_store.save_seat(SeatRow("r1", "p9", "다시", None, None)),
+        sql_store.delete_seat("r1", "p9"),
+    )
+    loaded = await sql_store.load_room("r1")
+    assert loaded is not None and [s.player_id for s in loaded.seats] == ["p2"]
