@@ -149,11 +149,12 @@ class Rng:
         first = a + b + d
         b1 = (c * 9) & _MASK
         c1 = ((c << 21) + (c >> 11) + first) & _MASK
-        second = (b ^ (b >> 9)) + b1 + d + 1  # d + 1 below 2^32 + 1: the sum stays in range
+        d += 1  # at most 2^32 unmasked: the second sum stays below 3 * 2^32
+        second = (b ^ (b >> 9)) + b1 + d
         self.a = b1 ^ (b1 >> 9)
         self.b = (c1 * 9) & _MASK
         self.c = ((c1 << 21) + (c1 >> 11) + second) & _MASK
-        self.d = d + 2 if d < 0xFFFFFFFE else d - 0xFFFFFFFE  # (d + 2) mod 2^32
+        self.d = d + 1 if d < _MASK else (d + 1) & _MASK  # (d + 2) mod 2^32
         pair = _DICE[first >> _TOP_SHIFT][second >> _TOP_SHIFT]
         if pair is None:  # a top-bits bucket a face boundary cuts: the product tells
             return 1 + (((first & _MASK) * 6) >> 32), 1 + (((second & _MASK) * 6) >> 32)

@@ -138,21 +138,24 @@ def publish(
         audience.away_sent = away
     info = room_info(room) if room_changed else None
     pending = pending_info(room)
-    viewers = {key: room.members.viewer_of(key) for key, _ in audience}
+    viewer_of = room.members.viewer_of
+    # every open connection with its viewer, once (a send may not change who is here)
+    reached = [(key, conn, viewer_of(key)) for key, conn in audience]
     # every viewer's view at once, each sent as a patch of the one it holds (or whole)
-    views = audience.views.update(room.views_for(dict.fromkeys(viewers.values())))
+    views = audience.views.update(room.views_for(dict.fromkeys([v for _, _, v in reached])))
+    game = room.game
+    events = events or []
     per_viewer: dict[str | None, p.UpdateMessage] = {}
     # the patched updates built so far, by what they carry: a viewer whose patch and events
     # equal one of them gets that very message (one object, which a socket encodes once)
     built: list[tuple[tuple[Patch | None, list[Event]], p.UpdateMessage]] = []
     acked: tuple[Connection, p.UpdateMessage] | None = None
     outgoing: dict[int, tuple[p.UpdateMessage, list[Connection]]] = {}  # by message, in order
-    for key, conn in audience:
-        viewer = viewers[key]
+    for key, conn, viewer in reached:
         message = per_viewer.get(viewer)
         if message is None:
             view, patch = views[viewer]
-            seen = redacted(room.game, events or [], viewer)
+            seen = redacted(game, events, viewer) if events else []
             parts = (patch, seen)
             if view is None:
                 message = next((m for carried, m in built if carried == parts), None)
@@ -174,7 +177,11 @@ def publish(
         if ack is not None and ack[0] == key:
             acked = (conn, msgspec.structs.replace(message, ack=ack[1]))
         else:
-            outgoing.setdefault(id(message), (message, []))[1].append(conn)
+            found = outgoing.get(id(message))
+            if found is None:
+                outgoing[id(message)] = (message, [conn])
+            else:
+                found[1].append(conn)
     # each message to all its connections one after the other (a socket encodes it once then)
     for message, conns in outgoing.values():
         for conn in conns:

@@ -55,16 +55,21 @@ def diff(old: Any, new: Any) -> Patch:
 def _diff(old: Any, new: Any, path: str, ops: Patch) -> None:
     if old is new:
         return
-    kind = type(old)
-    if kind is not type(new):
+    if type(old) is not type(new):
         ops.append((path, new))
-    elif kind is dict:
-        if old != new:
-            _diff_dict(old, new, path, ops)
-    elif kind is list:
-        if old != new:
-            _diff_list(old, new, path, ops)
     elif old != new:
+        _changed(old, new, path, ops)
+
+
+def _changed(old: Any, new: Any, path: str, ops: Patch) -> None:
+    """``_diff`` of two values of one type already found unequal: not compared again (a
+    container's ``==`` is a walk of it up to its first difference)."""
+    kind = type(old)
+    if kind is dict:
+        _diff_dict(old, new, path, ops)
+    elif kind is list:
+        _diff_list(old, new, path, ops)
+    else:
         ops.append((path, new))
 
 
@@ -77,8 +82,10 @@ def _diff_dict(old: dict[Any, Any], new: dict[Any, Any], path: str, ops: Patch) 
         if after is _MISSING:
             ops.append(f"{path}/{_token(key)}")
             removed += 1
+        elif type(after) is not type(value):
+            ops.append((f"{path}/{_token(key)}", after))
         else:
-            _diff(value, after, f"{path}/{_token(key)}", ops)
+            _changed(value, after, f"{path}/{_token(key)}", ops)
     if len(new) != len(old) - removed:
         for key, value in new.items():
             if key not in old:
@@ -152,11 +159,11 @@ def _diff_by_key(old: dict[str, Any], new: dict[str, Any]) -> dict[Any, Patch]:
         after = new.get(key, _MISSING)
         if after is _MISSING:
             by_key[key] = [f"/{_token(key)}"]
-        elif before is _MISSING:
+        elif before is _MISSING or type(before) is not type(after):
             by_key[key] = [(f"/{_token(key)}", after)]
-        elif type(before) is not type(after) or before != after:
+        elif before != after:
             ops: Patch = []
-            _diff(before, after, f"/{_token(key)}", ops)
+            _changed(before, after, f"/{_token(key)}", ops)
             by_key[key] = ops
     return by_key
 

@@ -5,7 +5,7 @@ built by ``Frame.serialize`` and read back out of its output buffer, a frame rec
 through its generator-based parser and an event list. Under load that was the largest single
 cost of an update (docs/server.md, "The WebSocket protocol"). This subclass keeps all of it for
 the handshake, the close, pings and pongs, fragments and every error, and takes a short path
-for the two frames a game's traffic is made of:
+for the frames a game's traffic is made of:
 
 - a server text frame is written as its header and payload in one ``transport.write``
   (``write_frame``, put in the ASGI scope as ``FRAME_WRITER``; ``frame`` builds it once for
@@ -15,7 +15,11 @@ for the two frames a game's traffic is made of:
   ``MESSAGE_READER``) at once, within ``data_received``: no queue, no wake-up of the app's
   task, no pausing and resuming of the socket's reading per message. Without a reader
   (before the app sets one, e.g. while it authenticates) a message is queued for the ASGI
-  ``receive`` as uvicorn does; so is the disconnect, always.
+  ``receive`` as uvicorn does; so is the disconnect, always;
+- a client's whole, masked pong (the answer to the keepalive's ping, jokeapp.server.keepalive:
+  at a human pace most sockets are silent between their moves and answer one every few
+  seconds) is passed over: neither ``websockets`` nor uvicorn does anything with a pong to a
+  ping it did not send, and the keepalive counts any frame read as a sign of life.
 
 Anything else (a control frame, a fragment, a frame cut across two reads, a frame too big,
 invalid UTF-8, reserved bits) and everything after it in that read go to ``websockets``,
@@ -48,6 +52,8 @@ MESSAGE_READER = "jokeapp.read_messages"
 Reader = Callable[[str | bytes], None]
 
 _TEXT_FIN = 0x81  # FIN, no reserved bits, opcode 1 (text)
+_PONG_FIN = 0x8A  # FIN, no reserved bits, opcode 10 (pong)
+_CONTROL_MAX = 125  # a control frame's most payload bytes (RFC 6455 section 5.5)
 _HEADER_16 = struct.Struct("!BBH")
 _HEADER_64 = struct.Struct("!BBQ")
 
@@ -169,13 +175,20 @@ class FramingProtocol(WebSocketsSansIOProtocol):
         reader = self._reader
         queued = False
         while at < end:
-            if end - at < 6 or data[at] != _TEXT_FIN:
+            first = data[at]
+            if end - at < 6 or (first != _TEXT_FIN and first != _PONG_FIN):
                 break
             size = data[at + 1]
             if not size & 0x80:
                 break  # a client's frame must be masked: websockets closes with 1002
             size &= 0x7F
             start = at + 2
+            if first == _PONG_FIN:
+                stop = start + 4 + size
+                if size > _CONTROL_MAX or stop > end:
+                    break  # too long for a control frame (websockets closes with 1002), or cut
+                at = stop  # nothing to answer, nothing to hand on
+                continue
             if size == 126:
                 if end - at < 8:
                     break

@@ -11,6 +11,7 @@ from jokeapp.rooms.clock import FakeClock
 from jokeapp.rooms.manager import RoomManager, installed_games
 from jokeapp.rooms.messages import pending_info
 from jokeapp.rooms.room import Room
+from jokeapp.rooms.timers import Timers
 from jokeapp.store.memory import MemoryStore
 from tests.rooms.conftest import (
     FakeConn,
@@ -228,3 +229,40 @@ async def test_dalmuti_kick_mid_match_voids_the_token_but_keeps_the_seat(
     await run_until_over(manager, clock, room, 5)
     result = room.game.result(room.match.state)  # type: ignore[union-attr]
     assert result is not None and "p3" in {r["player"] for r in result["ranking"]}
+
+
+def _deadline_timers(clock: FakeClock) -> tuple[Timers, list[cmd.Command]]:
+    posted: list[cmd.Command] = []
+    return Timers(clock, posted.append, bot_delay=1.0), posted
+
+
+def test_a_deadline_moved_later_keeps_one_timer_and_fires_at_the_new_deadline_only() -> None:
+    clock = FakeClock()
+    timers, posted = _deadline_timers(clock)
+    start = clock.now()
+    for step in range(5):  # each step's decision gets its whole budget again
+        timers.arm(clock.now() + 30.0, None, {})
+        clock.advance(2.0)
+        assert posted == [], step
+    assert clock.advance(28.0 - 0.001) >= 1  # the first timer fired, found the deadline later
+    assert posted == []  # never early: armed again for the rest
+    clock.advance(0.001)
+    assert [type(c) for c in posted] == [cmd.Timeout]
+    assert clock.now() == pytest.approx(start + 8.0 + 30.0)
+
+
+def test_an_earlier_deadline_replaces_the_timer_and_none_cancels_it() -> None:
+    clock = FakeClock()
+    timers, posted = _deadline_timers(clock)
+    timers.arm(clock.now() + 30.0, None, {})
+    timers.arm(clock.now() + 5.0, None, {})  # e.g. a disconnected seat's grace
+    clock.advance(5.0)
+    assert [type(c) for c in posted] == [cmd.Timeout]
+    timers.arm(clock.now() + 30.0, None, {})
+    timers.arm(None, None, {})  # nothing to wait for: no Timeout comes
+    clock.advance(60.0)
+    assert len(posted) == 1
+    timers.arm(clock.now() + 1.0, None, {})
+    timers.cancel()
+    clock.advance(60.0)
+    assert len(posted) == 1

@@ -179,6 +179,21 @@ async def test_a_client_ping_between_messages_gets_its_pong_and_both_messages_ar
     await raw.close()
 
 
+async def test_pongs_between_messages_are_passed_over_and_a_bad_one_closes_with_1002(
+    server: ServerProcess, api: Api
+) -> None:
+    raw = await _socket(server, api)
+    pong = client_frame(0xA, b"")
+    await raw.write(pong + _ping() + client_frame(0xA, b"x" * 125) + _unknown(0) + pong)
+    assert (await raw.next_message())["type"] == "pong"  # the app's answer to its ping
+    assert (await raw.next_message())["code"] == "unknown_type"
+    await raw.write(_ping())
+    assert (await raw.next_message())["type"] == "pong"
+    await raw.write(client_frame(0xA, b"", masked=False))  # a client's frame must be masked
+    assert await raw.close_code() == 1002
+    await raw.close()
+
+
 async def test_invalid_utf8_closes_with_1007_and_an_unmasked_frame_with_1002(
     server: ServerProcess, api: Api
 ) -> None:

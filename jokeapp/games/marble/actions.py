@@ -39,6 +39,11 @@ FIELDS: dict[str, dict[str, type]] = {
 }
 SELL_WHAT = ("top", "all")
 
+# One action of each type without fields, shared: the legal actions a bot is handed alone
+# (legal.legal_sequence) are these very dicts, and apply tells a ROLL by identity first.
+# Nobody may change them (a caller that keeps or edits an action copies it: on_timeout).
+SHARED: dict[str, dict[str, Any]] = {kind: {"type": kind} for kind, f in FIELDS.items() if not f}
+
 
 def reject(code: str, detail: Mapping[str, Any] | None = None) -> NoReturn:
     """Raises the refusal ``code`` (its message comes from jokeapp.core.codes)."""

@@ -17,7 +17,7 @@ from jokeapp.games.marble.debt import sell_for_debt
 from jokeapp.games.marble.decision import build, buy, pass_decision, takeover
 from jokeapp.games.marble.dice import roll
 from jokeapp.games.marble.island import pay_island_fee, use_escape_card
-from jokeapp.games.marble.legal import legal_actions
+from jokeapp.games.marble.legal import legal_actions, legal_sequence
 from jokeapp.games.marble.options import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -107,8 +107,10 @@ class MarbleGame:
         # an action of one key, a known type without fields (most moves), is well formed as it
         # is: its rule is called without action_type's look-ups, nor a handler's extra call
         rule: Rule | None = None
-        if type(action) is dict:
-            if action == ROLL_ACTION:  # the commonest, by one comparison
+        if action is ROLL_ACTION:  # the commonest: the shared ROLL a bot's legal list holds
+            rule = roll
+        elif type(action) is dict:
+            if action == ROLL_ACTION:  # the next commonest, by one comparison
                 rule = roll
             elif len(action) == 1 and type(kind := action.get("type")) is str:
                 rule = PLAIN.get(kind)
@@ -144,7 +146,10 @@ class MarbleGame:
         """Every marble event is public (a card's id is shown as it is drawn)."""
         return event
 
-    legal_actions = staticmethod(legal_actions)  # a random bot's every move: no extra call
+    legal_actions = staticmethod(legal_actions)
+    # Optional contract hook (core.contract.legal_sequence): a random bot's every move with
+    # trading off, no extra call
+    legal_sequence = staticmethod(legal_sequence)
 
     def legal_actions_from_view(self, view: Mapping[str, Any], player: str) -> list[Action]:
         return legal_actions_from_view(view, player)

@@ -8,7 +8,10 @@ that passes the checks of trade.py is legal too.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from jokeapp.core.contract import Action
+from jokeapp.games.marble.actions import BUILD, BUY, PASS, ROLL, SHARED, TAKEOVER, TRADE_RESPOND
 from jokeapp.games.marble.data import (
     BOARD_SIZE,
     BUILD_COST,
@@ -71,42 +74,59 @@ def _offer(to: str, give: list[int], give_cash: int, take: list[int], take_cash:
     }
 
 
-def legal_actions(state: MarbleState, player: str) -> list[Action]:
+_ROLL, _BUY, _TAKEOVER, _PASS = SHARED[ROLL], SHARED[BUY], SHARED[TAKEOVER], SHARED[PASS]
+# The lists that most moves have, made once (tuples of the shared actions): a plain turn's
+# ROLL, and a land's decision between BUY and PASS, or PASS alone.
+ROLL_ONLY: tuple[Action, ...] = (_ROLL,)
+BUY_OR_PASS: tuple[Action, ...] = (_BUY, _PASS)
+PASS_ONLY: tuple[Action, ...] = (_PASS,)
+
+
+def legal_sequence(state: MarbleState, player: str) -> Sequence[Action]:
+    """The legal actions (the one listing of them), for a bot that reads nothing else
+    (core.contract.legal_sequence): those without fields are the shared ones of
+    actions.SHARED, and the commonest lists are made once; none may be changed."""
     phase = state.phase
     if phase == TURN_START:  # most moves: the turn's holder is the one pending
         if state.order[state.current] != player:
-            return []
+            return ()
         piece = state.players[player]
         if not piece.space_pending and piece.island_left <= 0 and not state.options.trade:
-            return [{"type": "ROLL"}]  # turn_start_actions of a plain turn, trading off
+            return ROLL_ONLY  # turn_start_actions of a plain turn, trading off
         actions = turn_start_actions(state, player)
         if state.options.trade and state.trades_this_turn < MAX_TRADES_PER_TURN:
             actions.extend(simple_trades(state, player))
         return actions
     if phase == DECIDE:  # on the square reached: BUY, BUILD or TAKEOVER when affordable; PASS
         if state.order[state.current] != player:
-            return []
+            return ()
         decision = state.decision
         assert decision is not None
         cash = state.players[player].cash
         pos = decision.pos
-        choices: list[Action] = []
-        if decision.can_buy and LAND_PRICE[pos] <= cash:
-            choices.append({"type": "BUY"})
+        buys = decision.can_buy and LAND_PRICE[pos] <= cash
         level = decision.can_build
+        if level is None and decision.can_takeover is None:  # a land nobody owns (or PASS)
+            return BUY_OR_PASS if buys else PASS_ONLY
+        choices: list[Action] = [_BUY] if buys else []
         if level is not None and BUILD_COST[pos][level] <= cash:
-            choices.append({"type": "BUILD", "level": level})
+            choices.append({"type": BUILD, "level": level})
         if decision.can_takeover is not None and decision.can_takeover <= cash:
-            choices.append({"type": "TAKEOVER"})
-        choices.append({"type": "PASS"})
+            choices.append(_TAKEOVER)
+        choices.append(_PASS)
         return choices
     if pending_player(state) != player:
-        return []
+        return ()
     if phase == DEBT:
         return sell_actions(state, player)
     if phase == TRADE_RESPONSE:
         return [
-            {"type": "TRADE_RESPOND", "accept": True},
-            {"type": "TRADE_RESPOND", "accept": False},
+            {"type": TRADE_RESPOND, "accept": True},
+            {"type": TRADE_RESPOND, "accept": False},
         ]
-    return []
+    return ()
+
+
+def legal_actions(state: MarbleState, player: str) -> list[Action]:
+    """``legal_sequence`` as a list of the caller's own actions (copies of the shared ones)."""
+    return [dict(action) for action in legal_sequence(state, player)]

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 from jokeapp.core.contract import AbsencePolicy, Action, Pending
 from jokeapp.core.errors import IllegalAction
+from jokeapp.games.marble.actions import PASS as A_PASS
+from jokeapp.games.marble.actions import ROLL as A_ROLL
+from jokeapp.games.marble.actions import SHARED
 from jokeapp.games.marble.data import LAND_PRICE, SALE_TOP, START_POS, TRADE_ANSWER_SECONDS
 from jokeapp.games.marble.state import DEBT, DECIDE, TRADE_RESPONSE, TURN_START, MarbleState
 
-ROLL: Action = {"type": "ROLL"}
-PASS: Action = {"type": "PASS"}
+ROLL: Action = SHARED[A_ROLL]  # shared (actions.SHARED): on_timeout hands out copies
+PASS: Action = SHARED[A_PASS]
 
 # Spec 8.5: a disconnected player gets 5 s of grace, then the timeout rules act for them at
 # once; after two rounds in a row whose turns the timeout rule started, the host is offered
