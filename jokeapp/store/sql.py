@@ -8,9 +8,11 @@ rooms share one commit instead of paying one each.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +59,24 @@ Write = tuple[Any, dict[str, Any]]  # (prepared statement, its parameters)
 Fence = tuple[str, int]  # (room id, the epoch this store claimed for it)
 Queued = tuple[Write, "asyncio.Future[None]", Fence | None]
 RELEASED = 0  # the fence of a room this store let go: every write of it fails (epochs start at 1)
+# The writer's upserts (a row replaced whole on its key) and deletes (the rows matching each
+# (parameter, column)), by statement name; every key begins with the room.
+UPSERTS: dict[str, tuple[sa.Table, tuple[str, ...]]] = {
+    "room": (t.rooms, ("room_id",)),
+    "seat": (t.seats, ("room_id", "player_id")),
+    "spectator": (t.spectators, ("room_id", "token_key")),
+    "snapshot": (t.snapshots, ("room_id", "match", "step")),
+    "result": (t.results, ("room_id", "match")),
+    "absence": (t.absences, ("room_id", "match", "player_id")),
+    # A match row whose room never got to say it began (its owner let it go, lost or died
+    # between the two writes of a start) is one nobody played, and the start asked again
+    # (on the next owner) replaces it.
+    "match": (t.matches, ("room_id", "match")),
+}
+DELETES: dict[str, tuple[sa.Table, tuple[tuple[str, sa.Column[Any]], ...]]] = {
+    "unseat": (t.seats, (("rid", t.seats.c.room_id), ("pid", t.seats.c.player_id))),
+    "unwatch": (t.spectators, (("rid", t.spectators.c.room_id), ("key", t.spectators.c.token_key))),
+}
 
 
 def database_url(db: str) -> str:
@@ -94,6 +114,10 @@ class SqlStore:
         for name in ("before_cursor_execute", "begin", "commit", "rollback"):
             event.listen(engine.sync_engine, name, self._count)
         self._batches: SqliteBatches | None = None  # a SQLite file's commits (sqlite_batches)
+        # PostgreSQL: the writer's own connection, held from its first batch on (taking one
+        # from the pool and giving it back, greenlet and events included, cost about as much
+        # CPU as the commit itself: every node of a cluster commits its own batches)
+        self._held: tuple[AsyncConnection, Any] | None = None  # and its asyncpg connection
         self.commit_spacing = COMMIT_SPACING
         self._prepare()
 
@@ -141,6 +165,9 @@ class SqlStore:
             await self._queue.join()
             self._writer.cancel()
             self._writer = None
+        if self._held is not None:
+            await self._held[0].close()
+            self._held = None
         if self._batches is not None:
             await self._batches.close()
             self._batches = None
@@ -209,66 +236,126 @@ class SqlStore:
         self, items: list[tuple[Any, dict[str, Any], Fence | None]]
     ) -> set[int]:
         """``SqliteBatches.commit`` through the engine (PostgreSQL, an in-memory SQLite)."""
-        if self._append_sql is not None and all(s is self._stmts["action"] for s, _, _ in items):
-            return await self._append_at_once(items)
-        stale: set[int] = set()
+        if self._parts:
+            groups = self._one_request(items)
+            if groups is not None:
+                return await self._at_once(items, groups)
+            conn, driver = await self._writer_connection()
+            try:
+                async with conn.begin():
+                    return await self._fenced_writes(conn, items)
+            except Exception:
+                await self._check_held(conn, driver)
+                raise
         async with self.engine.begin() as conn:
-            fences = {fence for _, _, fence in items if fence is not None}
-            if fences:
-                # Locks the owner rows until this commit: a claim of a newer epoch waits
-                # for it, so it then reads every write of the old owner that got in.
-                rows = await conn.execute(
-                    sa.select(t.room_owners.c.room_id, t.room_owners.c.epoch)
-                    .where(t.room_owners.c.room_id.in_({r for r, _ in fences}))
-                    .with_for_update()
-                )
-                held = {r.room_id: r.epoch for r in rows}
-                stale = {
-                    i
-                    for i, (_, _, fence) in enumerate(items)
-                    if fence is not None and held.get(fence[0]) != fence[1]
-                }
-            # Runs of the same statement go as one executemany, in order.
-            run: list[dict[str, Any]] = []
-            current: Any = None
-            for i, (stmt, params, _) in enumerate(items):
-                if i in stale:
-                    continue
-                if stmt is not current and run:
-                    await conn.execute(current, run)
-                    run = []
-                current = stmt
-                run.append(params)
-            if run:
+            return await self._fenced_writes(conn, items)
+
+    async def _writer_connection(self) -> tuple[AsyncConnection, Any]:
+        """The writer's own connection (PostgreSQL), opened at its first batch and held, with
+        its asyncpg connection."""
+        if self._held is None:
+            conn = await self.engine.connect()
+            self._held = (conn, (await conn.get_raw_connection()).driver_connection)
+        return self._held
+
+    async def _check_held(self, conn: AsyncConnection, driver: Any) -> None:
+        """After a failed batch: a connection lost (PostgreSQL restarted, the session ended)
+        is given up, and the next batch opens another."""
+        if conn.invalidated or driver.is_closed():
+            if self._held is not None and self._held[0] is conn:
+                self._held = None
+            with contextlib.suppress(Exception):
+                await conn.invalidate()
+            with contextlib.suppress(Exception):
+                await conn.close()
+
+    async def _fenced_writes(
+        self, conn: AsyncConnection, items: list[tuple[Any, dict[str, Any], Fence | None]]
+    ) -> set[int]:
+        """The batch's writes in the transaction of ``conn``, each refused whose room's epoch
+        is no longer the stored one; the indices refused."""
+        stale: set[int] = set()
+        fences = {fence for _, _, fence in items if fence is not None}
+        if fences:
+            # Locks the owner rows until this commit: a claim of a newer epoch waits
+            # for it, so it then reads every write of the old owner that got in.
+            rows = await conn.execute(
+                sa.select(t.room_owners.c.room_id, t.room_owners.c.epoch)
+                .where(t.room_owners.c.room_id.in_({r for r, _ in fences}))
+                .with_for_update()
+            )
+            held = {r.room_id: r.epoch for r in rows}
+            stale = {
+                i
+                for i, (_, _, fence) in enumerate(items)
+                if fence is not None and held.get(fence[0]) != fence[1]
+            }
+        # Runs of the same statement go as one executemany, in order.
+        run: list[dict[str, Any]] = []
+        current: Any = None
+        for i, (stmt, params, _) in enumerate(items):
+            if i in stale:
+                continue
+            if stmt is not current and run:
                 await conn.execute(current, run)
+                run = []
+            current = stmt
+            run.append(params)
+        if run:
+            await conn.execute(current, run)
         return stale
 
-    async def _append_at_once(
+    def _one_request(
         self, items: list[tuple[Any, dict[str, Any], Fence | None]]
+    ) -> dict[str, list[int]] | None:
+        """The batch's items by statement, if it can go as one request (``_at_once``): each
+        room's rows in one statement only, and twice only as appended actions (a room awaits
+        each of its writes, so nearly always). Otherwise None: the writes of one room must
+        then follow one another, and one statement's parts all see the same snapshot."""
+        groups: dict[str, list[int]] = {}
+        seen: dict[str, str] = {}
+        for i, (stmt, params, _) in enumerate(items):
+            found = self._parts.get(id(stmt))
+            if found is None:
+                return None
+            name, part = found
+            room = params[part.columns[0][0]]
+            if room in seen and (seen[room] != name or part.keys is not None or part.delete):
+                return None
+            seen[room] = name
+            groups.setdefault(name, []).append(i)
+        return groups
+
+    async def _at_once(
+        self, items: list[tuple[Any, dict[str, Any], Fence | None]], groups: dict[str, list[int]]
     ) -> set[int]:
-        """A batch of appended actions on PostgreSQL in one request: one statement (so one
-        transaction of its own, no BEGIN or COMMIT sent) that locks the fenced rooms' owner
-        rows, inserts the actions whose epoch is still the stored one, and answers the stored
-        epochs. The same fence as ``_commit_engine``'s: a claim waits for this statement,
-        which reads the epoch it leaves. At a human pace nearly every batch is only actions."""
-        assert self._append_sql is not None
-        columns: list[list[Any]] = [[] for _ in t.actions.columns]
-        epochs: list[int | None] = []
-        for _, params, fence in items:
-            for values, column in zip(columns, t.actions.columns, strict=True):
-                values.append(params[column.name])
-            epochs.append(None if fence is None else fence[1])
-        rooms = sorted({fence[0] for _, _, fence in items if fence is not None})
-        async with self.engine.connect() as conn:
-            raw = await conn.get_raw_connection()
-            driver: Any = raw.driver_connection
-            self.round_trips += 1
-            try:
-                rows = await driver.fetch(self._append_sql, rooms, *columns, epochs)
-            except Exception:
-                if driver.is_closed():  # lost: the pool must not hand it out again
-                    await conn.invalidate()
-                raise
+        """A batch on PostgreSQL in one request: one statement (so one transaction of its own,
+        no BEGIN or COMMIT sent) that locks the fenced rooms' owner rows, writes each row whose
+        epoch is still the stored one (one part per statement of the batch: appended actions,
+        a snapshot, a room's row…) and answers the stored epochs, from which the refused
+        writes are known. The same fence as ``_fenced_writes``: a claim waits for this
+        statement, which reads the epoch it leaves. At a human pace nearly every batch is only
+        actions; one with a snapshot or a room's row costs the same one request."""
+        names = tuple(groups)
+        sql = self._at_once_sql.get(names)
+        if sql is None:
+            sql = self._at_once_sql[names] = _at_once_sql(
+                self.engine.dialect, [self._named_parts[n] for n in names]
+            )
+        args: list[Any] = [sorted({fence[0] for _, _, fence in items if fence is not None})]
+        for name, indices in groups.items():
+            part = self._named_parts[name]
+            for param, _ in part.columns:
+                args.append([items[i][1][param] for i in indices])
+            epochs = [items[i][2] for i in indices]
+            args.append([None if fence is None else fence[1] for fence in epochs])
+        conn, driver = await self._writer_connection()
+        self.round_trips += 1
+        try:
+            rows = await driver.fetch(sql, *args)
+        except Exception:
+            await self._check_held(conn, driver)  # lost: never used again
+            raise
         held = {row[0]: row[1] for row in rows}
         return {
             i
@@ -315,44 +402,45 @@ class SqlStore:
     def _prepare(self) -> None:
         """The handful of statements every write uses, built once."""
         dialect = self.engine.dialect.name
-        self._append_sql = (
-            _append_at_once_sql(self.engine.dialect) if dialect == "postgresql" else None
-        )
         if dialect == "postgresql":
             from sqlalchemy.dialects.postgresql import insert as dialect_insert
         else:
             from sqlalchemy.dialects.sqlite import insert as dialect_insert  # type: ignore[assignment]
 
-        def upsert(table: sa.Table, keys: list[str]) -> Any:
+        def upsert(name: str) -> Any:
+            table, keys = UPSERTS[name]
             stmt = dialect_insert(table)
             changes = {c.name: stmt.excluded[c.name] for c in table.columns if c.name not in keys}
-            return stmt.on_conflict_do_update(index_elements=keys, set_=changes)
+            return stmt.on_conflict_do_update(index_elements=list(keys), set_=changes)
 
         self._stmts = {
-            "room": upsert(t.rooms, ["room_id"]),
-            "seat": upsert(t.seats, ["room_id", "player_id"]),
-            "spectator": upsert(t.spectators, ["room_id", "token_key"]),
-            "snapshot": upsert(t.snapshots, ["room_id", "match", "step"]),
-            "result": upsert(t.results, ["room_id", "match"]),
-            "absence": upsert(t.absences, ["room_id", "match", "player_id"]),
+            **{name: upsert(name) for name in UPSERTS},
             "owner": dialect_insert(t.room_owners).on_conflict_do_update(
                 index_elements=["room_id"],
                 set_={"epoch": sa.text("excluded.epoch"), "node": sa.text("excluded.node")},
                 where=t.room_owners.c.epoch < sa.text("excluded.epoch"),
             ),
-            # An upsert: a match row whose room never got to say it began (its owner let
-            # it go, lost or died between the two writes of a start) is one nobody played,
-            # and the start asked again (on the next owner) replaces it.
-            "match": upsert(t.matches, ["room_id", "match"]),
             "action": t.actions.insert(),
             "unseat": t.seats.delete().where(
-                t.seats.c.room_id == sa.bindparam("rid"), t.seats.c.player_id == sa.bindparam("pid")
+                *(c == sa.bindparam(p) for p, c in DELETES["unseat"][1])
             ),
             "unwatch": t.spectators.delete().where(
-                t.spectators.c.room_id == sa.bindparam("rid"),
-                t.spectators.c.token_key == sa.bindparam("key"),
+                *(c == sa.bindparam(p) for p, c in DELETES["unwatch"][1])
             ),
         }
+        # PostgreSQL: each statement the writer sends, as a part of ``_at_once``'s statement
+        self._named_parts: dict[str, _Part] = {}
+        self._parts: dict[int, tuple[str, _Part]] = {}  # by the statement's id
+        self._at_once_sql: dict[tuple[str, ...], str] = {}
+        if dialect == "postgresql":
+            parts = {
+                name: _Part(table, _row(table), keys) for name, (table, keys) in UPSERTS.items()
+            }
+            parts["action"] = _Part(t.actions, _row(t.actions), None)
+            for name, (table, where) in DELETES.items():
+                parts[name] = _Part(table, where, None, delete=True)
+            self._named_parts = parts
+            self._parts = {id(self._stmts[name]): (name, part) for name, part in parts.items()}
 
     # ------------------------------------------------------------ writes
 
@@ -633,24 +721,60 @@ class SqlStore:
         ]
 
 
-def _append_at_once_sql(dialect: sa.Dialect) -> str:
-    """``_append_at_once``'s statement, from the tables' definitions: $1 the fenced rooms,
-    then one array per column of ``actions``, then each action's epoch (null: unfenced)."""
-    cols = list(t.actions.columns)
-    names = ", ".join(c.name for c in cols)
-    arrays = ", ".join(
-        f"${i}::{c.type.compile(dialect=dialect)}[]" for i, c in enumerate(cols, start=2)
-    )
-    owners = t.room_owners.name
-    return (
-        f"WITH held AS MATERIALIZED (SELECT room_id, epoch FROM {owners} "
-        f"WHERE room_id = ANY($1::text[]) FOR UPDATE), "
-        f"written AS (INSERT INTO {t.actions.name} ({names}) "
-        f"SELECT {', '.join('r.' + c.name for c in cols)} "
-        f"FROM unnest({arrays}, ${len(cols) + 2}::bigint[]) AS r({names}, epoch) "
-        f"WHERE r.epoch IS NULL OR r.epoch = (SELECT h.epoch FROM held h WHERE h.room_id = r.room_id)) "
-        f"SELECT room_id, epoch FROM held"
-    )
+@dataclass(frozen=True, slots=True)
+class _Part:
+    """One of the writer's statements as a part of ``_at_once``'s one statement (PostgreSQL):
+    its rows come as one array per column, each row's epoch in one more (null: unfenced)."""
+
+    table: sa.Table
+    columns: tuple[tuple[str, sa.Column[Any]], ...]  # (parameter, column), the room's first
+    keys: tuple[str, ...] | None  # an upsert's conflict columns (None: an insert)
+    delete: bool = False  # a delete of the rows matching every column
+
+    def sql(self, dialect: sa.Dialect, first: int) -> str:
+        """The part's statement, its arrays from ``$first`` on, rows fenced by ``held``."""
+        cols = [c for _, c in self.columns]
+        names = ", ".join(c.name for c in cols)
+        arrays = ", ".join(
+            f"${i}::{c.type.compile(dialect=dialect)}[]" for i, c in enumerate(cols, start=first)
+        )
+        rows = f"unnest({arrays}, ${first + len(cols)}::bigint[]) AS r({names}, epoch)"
+        fence = (
+            "(r.epoch IS NULL OR r.epoch = "
+            "(SELECT h.epoch FROM held h WHERE h.room_id = r.room_id))"
+        )
+        if self.delete:
+            match = " AND ".join(f"d.{c.name} = r.{c.name}" for c in cols)
+            return f"DELETE FROM {self.table.name} AS d USING {rows} WHERE {match} AND {fence}"
+        sql = (
+            f"INSERT INTO {self.table.name} ({names}) "
+            f"SELECT {', '.join('r.' + c.name for c in cols)} FROM {rows} WHERE {fence}"
+        )
+        if self.keys is not None:
+            changes = ", ".join(
+                f"{c.name} = excluded.{c.name}" for c in cols if c.name not in self.keys
+            )
+            sql += f" ON CONFLICT ({', '.join(self.keys)}) DO UPDATE SET {changes}"
+        return sql
+
+
+def _row(table: sa.Table) -> tuple[tuple[str, sa.Column[Any]], ...]:
+    """A whole row's columns, each parameter named as its column."""
+    return tuple((c.name, c) for c in table.columns)
+
+
+def _at_once_sql(dialect: sa.Dialect, parts: list[_Part]) -> str:
+    """``_at_once``'s statement: $1 the fenced rooms, whose owner rows it locks first, then
+    each part's arrays; it answers the stored epochs of those rooms."""
+    ctes = [
+        f"held AS MATERIALIZED (SELECT room_id, epoch FROM {t.room_owners.name} "
+        "WHERE room_id = ANY($1::text[]) FOR UPDATE)"
+    ]
+    first = 2
+    for k, part in enumerate(parts):
+        ctes.append(f"w{k} AS ({part.sql(dialect, first)})")
+        first += len(part.columns) + 1
+    return f"WITH {', '.join(ctes)} SELECT room_id, epoch FROM held"
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

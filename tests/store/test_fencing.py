@@ -13,7 +13,7 @@ import pytest
 import sqlalchemy as sa
 
 from jokeapp.store import tables as t
-from jokeapp.store.api import ActionRow, FencedError, MatchRow, RoomRow, Store
+from jokeapp.store.api import ActionRow, FencedError, MatchRow, RoomRow, SeatRow, Store
 from jokeapp.store.sql import SqlStore
 from tests.store.conftest import sql_stores
 
@@ -130,6 +130,49 @@ async def test_one_batch_of_actions_commits_the_fresh_rooms_and_refuses_the_stal
         stored = await b.match_log(rid, 1)
         assert stored is not None and [x.step for x in stored[1]] == steps
         assert [x.action for x in stored[1]] == [{"type": "step", "n": n} for n in steps]
+
+
+async def test_a_mixed_batch_commits_every_kind_of_row_and_refuses_the_stale_room_s(
+    two_nodes: list[Store],
+) -> None:
+    """Appends, a snapshot, a room's row, a seat and a seat's removal in one batch (one
+    request on PostgreSQL): each fresh room's write is stored, the stale room's refused."""
+    a, b = two_nodes
+    fenced: list[str] = []
+    a.on_fenced.append(fenced.append)
+    rooms = ["r1", "r2", "r3", "r4", "r5", "r6"]
+    for rid in rooms:
+        assert await a.claim_room(rid, 1, "a")
+        await a.save_room(RoomRow(rid, f"CODE{rid}", "race", {}, "playing", 1, "p1", 1.5))
+        await a.begin_match(MatchRow(rid, 1, 7, ["p1", "p2"], {}))
+        await a.save_seat(SeatRow(rid, "p2", "둘", None, None))
+    if isinstance(a, SqlStore):
+        a.commit_spacing = 0.2  # the writes below wait together for a's next commit
+    assert await b.claim_room("r6", 2, "b")  # r6 moved to b while a was paused
+    await a.append_action(ActionRow("r1", 1, 1, 1, "p1", {"n": 1}, False, 1))  # a commits
+    before = a.round_trips if isinstance(a, SqlStore) else 0
+    outcomes = await asyncio.gather(
+        a.append_action(ActionRow("r1", 1, 2, 2, "p1", {"n": 2}, False, 2)),
+        a.save_snapshot("r2", 1, 50, {"at": 50}),
+        a.save_room(RoomRow("r3", "CODEr3", "race", {}, "finished", 1, "p1", 1.5, 9)),
+        a.delete_seat("r4", "p2"),
+        a.save_seat(SeatRow("r5", "p3", "셋", "k", None)),
+        a.save_snapshot("r6", 1, 50, {"at": 50}),
+        return_exceptions=True,
+    )
+    assert all(o is None for o in outcomes[:5]) and isinstance(outcomes[5], FencedError)
+    assert fenced == ["r6"]
+    if isinstance(a, SqlStore) and a.engine.dialect.name == "postgresql":
+        assert a.round_trips - before == 1  # no BEGIN, fence, statements and COMMIT apart
+    loaded = {rid: await b.load_room(rid) for rid in rooms}
+    assert all(room is not None for room in loaded.values())
+    assert [x.step for x in loaded["r1"].tail] == [1, 2]  # type: ignore[union-attr]
+    assert loaded["r2"].snapshot == (50, {"at": 50})  # type: ignore[union-attr]
+    r3 = loaded["r3"].room  # type: ignore[union-attr]
+    assert (r3.status, r3.seq_reserved) == ("finished", 9)
+    assert [s.player_id for s in loaded["r4"].seats] == []  # type: ignore[union-attr]
+    assert sorted(s.player_id for s in loaded["r5"].seats) == ["p2", "p3"]  # type: ignore[union-attr]
+    assert loaded["r6"].snapshot is None  # type: ignore[union-attr]
 
 
 async def test_an_owner_frozen_inside_its_commit_does_not_hold_the_takeover_s_claim(

@@ -167,11 +167,10 @@ async def test_appends_come_back_after_postgresql_dropped_the_connections(
 ) -> None:
     await pg_store.save_room(RoomRow("r1", "ABCDEF", "race", {}, "playing", 1, "p1", 1.5))
     await pg_store.begin_match(MatchRow("r1", 1, 7, ["p1"], {}))
-    await pg_store.engine.dispose()  # from here on one connection, the writer's
+    await pg_store.engine.dispose()
     await pg_store.append_action(ActionRow("r1", 1, 1, 1, "p1", {"n": 1}, False, 1))
-    async with pg_store.engine.connect() as conn:
-        raw = await conn.get_raw_connection()
-        pid = raw.driver_connection.get_server_pid()  # type: ignore[union-attr]
+    assert pg_store._held is not None  # the connection the writer holds, its appends' one
+    pid = pg_store._held[1].get_server_pid()
     import asyncpg  # type: ignore[import-untyped]
 
     admin = await asyncpg.connect(str(pg_store.engine.url).replace("+asyncpg", ""))
@@ -192,3 +191,27 @@ async def test_appends_come_back_after_postgresql_dropped_the_connections(
     stored = await pg_store.match_log("r1", 1)
     assert stored is not None and [x.step for x in stored[1]] == [1, *accepted]
     assert len(accepted) >= 5
+
+
+async def test_two_writes_of_one_room_in_a_batch_are_applied_in_their_order(
+    sql_store: SqlStore,
+) -> None:
+    await sql_store.save_room(RoomRow("r1", "ABCDEF", "race", {}, "lobby", 0, "p1", 1.5))
+    await sql_store.save_seat(SeatRow("r1", "p2", "둘", None, None))
+    sql_store.commit_spacing = 0.2  # the writes of each gather wait together for one commit
+    await sql_store.save_seat(SeatRow("r1", "p9", "구", None, None))  # a commit begins now
+    await asyncio.gather(
+        sql_store.delete_seat("r1", "p2"),
+        sql_store.save_seat(SeatRow("r1", "p2", "새", None, None)),
+    )
+    loaded = await sql_store.load_room("r1")
+    assert loaded is not None and {s.player_id: s.nickname for s in loaded.seats} == {
+        "p2": "새",
+        "p9": "구",
+    }
+    await asyncio.gather(
+        sql_store.save_seat(SeatRow("r1", "p9", "다시", None, None)),
+        sql_store.delete_seat("r1", "p9"),
+    )
+    loaded = await sql_store.load_room("r1")
+    assert loaded is not None and [s.player_id for s in loaded.seats] == ["p2"]
