@@ -4,6 +4,7 @@ import {
   toggleJesters, type DCard,
 } from '../src/games/dalmuti/hand';
 import { openingDraw, roundEnd, taxFlights } from '../src/games/dalmuti/moments';
+import { FAN, FLYING_CARD, flightOf, glideStart } from '../src/games/dalmuti/paths';
 import { arcSeats } from '../src/games/dalmuti/ring';
 import { PRESENCE_LABELS, presenceOf } from '../src/ui/Presence';
 import { confirmedCount, handCheckStatus, type DalmutiView } from '../src/games/dalmuti/view';
@@ -155,5 +156,44 @@ describe('the card table words come from the engine', () => {
     expect(Object.values(titlesInOrder(['a', 'b', 'c', 'd', 'e', 'f']))).toEqual(['대왕', '소왕', '평민', '평민', '소농노', '대농노']);
     expect(CARD_NAMES[1]).toBe('왕');
     expect(CARD_NAMES[13]).toBe('광대');
+  });
+});
+
+describe('where the moving parts of the card table go (360 px: the arc is 12..348)', () => {
+  const box = (left: number, top: number, width = 80, height = 70) => ({ left, top, width, height });
+  const leftEnd = box(12, 100);
+  const rightEnd = box(268, 100);
+  const mine = box(101, 420, 158, 40); // my own seat, under the trick, wider than the arc's
+
+  it('a seat glides from where it rested to where it rests now', () => {
+    expect(glideStart(leftEnd, rightEnd, rightEnd)).toEqual({ dx: -256, dy: 0 });
+    expect(glideStart(undefined, rightEnd, rightEnd)).toEqual({ dx: 0, dy: 0 });
+  });
+
+  it('a glide under way is counted once: a turn right after a reorder starts where the seat is seen', () => {
+    // the reorder moved the seat from the left end to the right end and its glide has just begun
+    // (drawn at the left end); then the great revolution turns it over
+    const start = glideStart(rightEnd, leftEnd, rightEnd);
+    expect(start).toEqual({ dx: -256, dy: 0 });
+    expect(rightEnd.left + start.dx + rightEnd.width).toBeLessThanOrEqual(348);
+    // half way through the glide, half-turned (narrower, drawn around the same centre)
+    expect(glideStart(rightEnd, box(172, 100, 16, 70), rightEnd).dx).toBe(-128);
+  });
+
+  it('a glide cut short by a new order starts where the seat is seen, not where it was going', () => {
+    // resting at the right end, drawn 100 px short of it; the new order puts it in the middle
+    expect(glideStart(rightEnd, box(40, 100), box(140, 100))).toEqual({ dx: 28, dy: 0 });
+  });
+
+  it('a tax card flies from the giver\'s centre to the receiver\'s, whatever their widths', () => {
+    const root = box(12, 60, 336, 500);
+    for (const [from, to] of [[mine, rightEnd], [rightEnd, mine], [mine, leftEnd], [leftEnd, rightEnd]]) {
+      for (const k of [0, 1]) {
+        const f = flightOf(from, to, root, k);
+        const lands = { x: root.left + f.left + f.dx + FLYING_CARD.width / 2, y: root.top + f.top + f.dy + FLYING_CARD.height / 2 };
+        expect(lands).toEqual({ x: to.left + to.width / 2 + k * FAN, y: to.top + to.height / 2 });
+        expect(root.left + f.left + f.dx + FLYING_CARD.width).toBeLessThanOrEqual(348);
+      }
+    }
   });
 });

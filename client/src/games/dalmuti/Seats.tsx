@@ -8,6 +8,7 @@ import { seatStyle } from '../../text/ko';
 import { PresenceBadge, presenceOf } from '../../ui/Presence';
 import { animate } from './motion';
 import type { TaxFlight } from './moments';
+import { flightOf, glideStart, type Box } from './paths';
 import { arcSeats, arcStyle, crowded } from './ring';
 import type { DalmutiView } from './view';
 import { cardNumber } from './view';
@@ -50,38 +51,57 @@ function SeatCard({ view, id, me, names, seat, style }: {
   );
 }
 
+/** A client box relative to `origin`'s corner, so a table that moved on the page (a tip closed
+ * above it) does not make its seats glide. */
+function within(r: DOMRect, origin: DOMRect): Box {
+  return { left: r.left - origin.left, top: r.top - origin.top, width: r.width, height: r.height };
+}
+
 /** Seats glide to their new places when the order changes (FLIP), and turn over when `flip`. */
 function useSeatMotion(order: string[], flip: number) {
   const box = useRef<HTMLDivElement>(null);
-  const last = useRef(new Map<string, DOMRect>());
+  const last = useRef(new Map<string, Box>());
+  const glides = useRef(new WeakMap<Element, Animation>());
   const flipped = useRef(flip);
   useLayoutEffect(() => {
-    const items = [...(box.current?.querySelectorAll<HTMLElement>('[data-seat]') ?? [])];
-    const next = new Map(items.map((el) => [el.dataset.seat!, el.getBoundingClientRect()]));
+    const root = box.current;
+    if (!root) return;
+    const origin = root.getBoundingClientRect();
+    const items = [...root.querySelectorAll<HTMLElement>('[data-seat]')];
+    // where each seat is drawn now, then where it rests once the glides under way are stopped
+    const shown = items.map((el) => within(el.getBoundingClientRect(), origin));
+    for (const el of items) glides.current.get(el)?.cancel();
+    const rest = items.map((el) => within(el.getBoundingClientRect(), origin));
     const turning = flip !== flipped.current;
     flipped.current = flip;
-    for (const el of items) {
-      const before = last.current.get(el.dataset.seat!);
-      const now = next.get(el.dataset.seat!)!;
+    items.forEach((el, i) => {
+      const { dx, dy } = glideStart(last.current.get(el.dataset.seat!), shown[i], rest[i]);
+      let run: Animation | null = null;
       if (turning) {
         // the great revolution: every seat turns over on its way to its new place
-        const dx = before ? before.left - now.left : 0;
-        const dy = before ? before.top - now.top : 0;
-        animate(el, [
+        run = animate(el, [
           { transform: `translate(${dx}px, ${dy}px) rotateY(0deg)` },
           { transform: `translate(${dx / 2}px, ${dy / 2}px) rotateY(90deg) scale(1.15)`, offset: 0.4 },
           { transform: 'none' },
         ], { duration: 1400, easing: 'ease-in-out' });
-        continue;
+      } else if (Math.abs(dx) >= 0.5 || Math.abs(dy) >= 0.5) {
+        run = animate(el, [{ transform: `translate(${dx}px, ${dy}px)` }, { transform: 'none' }], {
+          duration: 600, easing: 'ease-in-out',
+        });
       }
-      if (!before || (before.left === now.left && before.top === now.top)) continue;
-      animate(el, [{ transform: `translate(${before.left - now.left}px, ${before.top - now.top}px)` }, { transform: 'none' }], {
-        duration: 600, easing: 'ease-in-out',
-      });
-    }
-    last.current = next;
+      if (run) glides.current.set(el, run);
+    });
+    last.current = new Map(items.map((el, i) => [el.dataset.seat!, rest[i]]));
   }, [order.join(), flip]);
   return box;
+}
+
+/** Where a seat rests: its drawn box less the move of a glide under way (a new round's tax can
+ * take off while the seats still glide to their new places). */
+function resting(el: Element): Box {
+  const r = el.getBoundingClientRect();
+  const t = new DOMMatrixReadOnly(getComputedStyle(el).transform);
+  return { left: r.left - t.m41, top: r.top - t.m42, width: r.width, height: r.height };
 }
 
 /** Tax cards flying from seat to seat, each flight once (keyed by the batch serial). */
@@ -91,20 +111,23 @@ function useTaxFlights(box: { current: HTMLDivElement | null }, flights: TaxFlig
     if (!root || !flights.length) return;
     const rootRect = root.getBoundingClientRect();
     flights.forEach((f, i) => {
-      const from = root.querySelector<HTMLElement>(`[data-seat="${f.from}"]`)?.getBoundingClientRect();
-      const to = root.querySelector<HTMLElement>(`[data-seat="${f.to}"]`)?.getBoundingClientRect();
-      if (!from || !to) return;
+      const giver = root.querySelector(`[data-seat="${f.from}"]`);
+      const receiver = root.querySelector(`[data-seat="${f.to}"]`);
+      if (!giver || !receiver) return;
+      const from = resting(giver);
+      const to = resting(receiver);
       for (let k = 0; k < f.count; k += 1) {
         const card = document.createElement('span');
         const id = f.cardIds?.[k];
+        const path = flightOf(from, to, rootRect, k);
         card.className = `dcard small flying${id ? '' : ' back'}`;
         card.textContent = id ? (cardNumber(id) === 13 ? '🤡' : String(cardNumber(id))) : '🂠';
-        card.style.left = `${from.left - rootRect.left + from.width / 2 - 15 + k * 8}px`;
-        card.style.top = `${from.top - rootRect.top + from.height / 2 - 21}px`;
+        card.style.left = `${path.left}px`;
+        card.style.top = `${path.top}px`;
         root.appendChild(card);
         const run = animate(card, [
           { transform: 'translate(0, 0)', opacity: 1 },
-          { transform: `translate(${to.left - from.left}px, ${to.top - from.top}px)`, opacity: 1 },
+          { transform: `translate(${path.dx}px, ${path.dy}px)`, opacity: 1 },
         ], { duration: 900, delay: i * 700 + k * 120, easing: 'ease-in-out', fill: 'forwards' });
         if (run) run.onfinish = () => card.remove();
         else card.remove();
