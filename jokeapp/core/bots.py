@@ -17,7 +17,14 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar
 
-from jokeapp.core.contract import Action, Event, legal_sequence, redacted
+from jokeapp.core.contract import (
+    Action,
+    Event,
+    legal_sequence,
+    pick_legal,
+    pick_uniformly,
+    redacted,
+)
 
 if TYPE_CHECKING:
     from jokeapp.core.contract import Game
@@ -109,6 +116,8 @@ NO_VIEW: Mapping[str, Any] = MappingProxyType({})
 _LEGAL_ONLY = "legal_only_when"  # the attribute ``legal_only`` sets on a bot
 
 B = TypeVar("B", bound=Bot)
+# (state, player, rng, budget) -> the move ``bot`` makes there (SeatLog.decider)
+Decider = Callable[[Any, str, "Rng", "Budget | None"], Action]
 
 
 def _always(options: Mapping[str, Any]) -> bool:
@@ -126,6 +135,35 @@ def legal_only(when: Callable[[Mapping[str, Any]], bool] = _always) -> Callable[
         return bot
 
     return mark
+
+
+_UNIFORM = "picks_uniformly"  # the attribute ``uniform`` sets on a bot
+
+
+def uniform(
+    draw_single: bool = False, when: Callable[[Mapping[str, Any]], bool] = _always
+) -> Callable[[B], B]:
+    """Marks a bot that, in games whose options ``when`` accepts, reads only its legal
+    actions (``legal_only``, which it implies) and plays ``core.contract.pick_uniformly(legal,
+    rng, draw_single)`` whenever it has any. The driver (``SeatLog.decider``) then plays its
+    move by the game's ``pick_legal`` (core.contract.pick_legal) in one call, without handing
+    it any knowledge; with no legal action it asks the bot. The bot must play exactly that
+    (tests/bots/test_fast_knowledge.py)."""
+
+    def mark(bot: B) -> B:
+        legal_only(when)(bot)
+        setattr(bot, _UNIFORM, (when, draw_single))
+        return bot
+
+    return mark
+
+
+def picks_uniformly(bot: Bot, options: Mapping[str, Any]) -> bool | None:
+    """``draw_single`` of a bot marked ``uniform`` for games of ``options``; None: not so."""
+    marked = getattr(bot, _UNIFORM, None)
+    if marked is None or not marked[0](options):
+        return None
+    return bool(marked[1])
 
 
 _QUICK = "decides_quickly"  # the attribute ``quick`` sets on a bot
@@ -172,6 +210,7 @@ class SeatLog:
         self._legal = legal_sequence(game)
         # by id(bot): the bot (kept, so that its id stays its own) and how to ask it
         self._only: dict[int, tuple[Bot, Callable[[Any, str], SeatKnowledge]]] = {}
+        self._deciders: dict[int, tuple[Bot, Decider]] = {}  # likewise, for ``decider``
 
     def copies(self, player: str) -> list[Event]:
         """``player``'s copies of every event so far (redacting only the new ones)."""
@@ -209,3 +248,40 @@ class SeatLog:
             return new(SeatKnowledge, (player, NO_VIEW, (), legal(state, player)))
 
         return legal_knowledge
+
+    def decider(self, bot: Bot) -> Decider:
+        """``(state, player, rng, budget) ->`` the move ``bot`` makes for ``player``'s seat,
+        asked with what ``asker(bot)`` hands it; for a bot marked ``uniform`` (for these
+        options), the game's ``pick_legal`` plays it in one call, building no knowledge."""
+        known = self._deciders.get(id(bot))
+        if known is None:
+            known = self._deciders[id(bot)] = (bot, self._make_decider(bot))
+        return known[1]
+
+    def _make_decider(self, bot: Bot) -> Decider:
+        ask = self.asker(bot)
+        draw_single = picks_uniformly(bot, self.options)
+        if draw_single is None:
+
+            def asked(state: Any, player: str, rng: Rng, budget: Budget | None = None) -> Action:
+                return bot(ask(state, player), rng, budget)
+
+            return asked
+        pick = pick_legal(self.game)
+        if pick is not None:
+            hook = pick
+
+            def picked(state: Any, player: str, rng: Rng, budget: Budget | None = None) -> Action:
+                action = hook(state, player, rng, draw_single)
+                return bot(ask(state, player), rng, budget) if action is None else action
+
+            return picked
+        listing = self._legal
+
+        def listed(state: Any, player: str, rng: Rng, budget: Budget | None = None) -> Action:
+            legal = listing(state, player)
+            if legal:
+                return pick_uniformly(legal, rng, draw_single)
+            return bot(ask(state, player), rng, budget)
+
+        return listed

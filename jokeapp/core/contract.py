@@ -13,6 +13,7 @@ S = TypeVar("S")
 
 if TYPE_CHECKING:
     from jokeapp.core.bots import Bot
+    from jokeapp.core.rng import Rng
 
 # Bots (core/bots.py) decide from their seat's knowledge only, never the state, and draw their
 # randomness from their own Rng, never the game's.
@@ -251,3 +252,27 @@ def legal_sequence(game: Any) -> Callable[[Any, str], Sequence[Action]]:
     the state (tests/bots/test_fast_knowledge.py)."""
     hook = getattr(game, "legal_sequence", None)
     return game.legal_actions if hook is None else hook  # type: ignore[no-any-return]
+
+
+def pick_uniformly(legal: Sequence[Action], rng: Rng, draw_single: bool = False) -> Action:
+    """The one rule of a bot that plays each of its legal actions with equal chances
+    (core.bots.uniform): ``legal[rng.below(n)]`` for ``n = len(legal)``, at least 1. With a
+    single choice that one, drawing for it only if ``draw_single`` (dalmuti's random bot
+    draws, marble's does not: each keeps its records and goldens)."""
+    count = len(legal)
+    if count == 1:
+        if draw_single:
+            rng.below(1)
+        return legal[0]
+    return legal[rng.below(count)]
+
+
+def pick_legal(game: Any) -> Callable[[Any, str, Rng, bool], Action | None] | None:
+    """A game's own way of playing a move of a bot that picks uniformly among its legal
+    actions (core.bots.uniform) in one call: ``game.pick_legal(state, player, rng,
+    draw_single)``, None for a game without (core.bots.SeatLog.decider then applies
+    ``pick_uniformly`` to ``legal_sequence(game)``). The hook returns None when the player
+    has no legal action (the bot itself is then asked); else the very action, drawing from
+    ``rng`` exactly as ``pick_uniformly`` over its legal list does
+    (tests/bots/test_fast_knowledge.py)."""
+    return getattr(game, "pick_legal", None)

@@ -206,7 +206,7 @@ def render(
         action: Action = (
             game.on_timeout(state, actor)
             if auto
-            else (bot := game.bots[bots[actor]])(seats.knowledge_for(bot, state, actor), rng)
+            else seats.decider(game.bots[bots[actor]])(state, actor, rng, None)
         )
         events = recorder.step(actor, action, auto)
         seats.add(events)

@@ -58,7 +58,7 @@ def play_recorded(
     """Plays to the end or to ``max_steps`` steps, whichever comes first (then the record is
     cut off); when several players are pending, the first listed acts first.
 
-    Each bot is asked with its seat's knowledge only (core.bots.SeatLog.knowledge_for). ``budget`` goes to
+    Each bot is asked with its seat's knowledge only (core.bots.SeatLog.decider). ``budget`` goes to
     every bot (search bots read it); a callable makes a fresh one per move (a time limit).
     ``on_move(player, seconds)`` hears how long each move took."""
     recorder = Recorder.begin(game, options, players, seed, with_states)
@@ -71,10 +71,9 @@ def play_recorded(
         if steps >= max_steps:
             recorder.cut_off()
             return PlayedGame(seed, list(players), recorder.record, state, steps, cut_off=True)
-        bot = bots[player]
-        knowledge = seats.knowledge_for(bot, state, player)
+        decide = seats.decider(bots[player])
         started = time.perf_counter()
-        action = bot(knowledge, rng, budget() if callable(budget) else budget)
+        action = decide(state, player, rng, budget() if callable(budget) else budget)
         if on_move is not None:
             on_move(player, time.perf_counter() - started)
         seats.add(recorder.step(player, action))
@@ -95,12 +94,12 @@ def play_fast(
     seats = SeatLog(game, players, setup_events, options)
     rng = bot_rng(seed)
     apply, to_act = game.apply, next_player(game)
-    knowledge, add = seats.asker(policy), seats.add
+    decide, add = seats.decider(policy), seats.add
     steps = 0
     while (player := to_act(state)) is not None:
         if steps >= MAX_STEPS:
             raise GameDidNotEnd(f"{game.id} seed {seed}: no end after {MAX_STEPS} steps")
-        add(apply(state, player, policy(knowledge(state, player), rng)))
+        add(apply(state, player, decide(state, player, rng, None)))
         steps += 1
     _check_over(game, state, seed)
     return state, steps

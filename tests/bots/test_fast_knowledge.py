@@ -13,8 +13,15 @@ from typing import Any
 
 import pytest
 
-from jokeapp.core.bots import NO_VIEW, SeatKnowledge, SeatLog, reads_only_legal, seat_knowledge
-from jokeapp.core.contract import legal_sequence
+from jokeapp.core.bots import (
+    NO_VIEW,
+    SeatKnowledge,
+    SeatLog,
+    picks_uniformly,
+    reads_only_legal,
+    seat_knowledge,
+)
+from jokeapp.core.contract import Action, legal_sequence, pick_uniformly
 from jokeapp.core.options import resolve_options
 from jokeapp.core.rng import Rng
 from jokeapp.games import GAME_IDS, get_game
@@ -95,6 +102,51 @@ def test_a_legal_only_bot_plays_the_same_moves_from_its_legal_actions_alone(game
     assert fast_asked > 1000
     if game_id == "marble":
         assert plain_asked > 100  # some random options turn trading on
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_the_decider_makes_the_move_the_bot_makes_with_its_whole_knowledge(game_id: str) -> None:
+    """SeatLog.decider plays a bot marked ``uniform`` by the game's pick (core.contract
+    .pick_legal, else pick_uniformly over legal_sequence) without asking it: the same move
+    and the same draws as the bot handed its whole knowledge, on random options."""
+    game = get_game(game_id)
+    bot = game.bots["random"]
+    picked = asked = 0
+    for seed in range(GAMES_PER_ID):
+        options, players = random_setup(game, seed)
+        state, setup_events = game.start(options, players, seed)
+        seats = SeatLog(game, players, setup_events, options)
+        decide = seats.decider(bot)
+        assert seats.decider(bot) is decide  # settled once per bot
+        uniform = picks_uniformly(bot, options) is not None
+        rng = bot_rng(seed)
+        while not game.is_over(state):
+            player = game.pending(state)[0].player
+            full = seat_knowledge(game, state, player, tuple(seats.copies(player)))
+            twin = rng.copy()
+            action = decide(state, player, rng, None)
+            assert bot(full, twin) == action and twin.state == rng.state
+            picked, asked = (picked + 1, asked) if uniform else (picked, asked + 1)
+            seats.add(game.apply(state, player, action))
+    assert picked > 1000
+    if game_id == "marble":
+        assert asked > 100  # trading on: the bot reads its view, and is asked
+
+
+@pytest.mark.parametrize(("draw_single", "draws"), [(False, 0), (True, 1)])
+def test_pick_uniformly_draws_for_a_single_choice_only_when_told(
+    draw_single: bool, draws: int
+) -> None:
+    only: list[Action] = [{"type": "ROLL"}]
+    rng, start = Rng.from_seed(5), Rng.from_seed(5)
+    assert pick_uniformly(only, rng, draw_single) is only[0]
+    for _ in range(draws):
+        start.next_u32()
+    assert rng.state == start.state
+    several: list[Action] = [{"n": n} for n in range(5)]
+    twin = rng.copy()
+    assert pick_uniformly(several, rng, draw_single) is several[twin.below(5)]
+    assert rng.state == twin.state
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)

@@ -1,7 +1,7 @@
 """Bots: ``(knowledge, rng, budget) -> action``, deciding from the seat's view only.
 
 random: each of the seat's legal actions with equal chances (play, confirmation, tax return);
-it reads nothing else (core.bots.legal_only), so the simulator builds no view for it.
+it reads nothing else (core.bots.uniform), so the simulator builds no view for it.
 easy: plain play: sheds the worst set that beats the table, spends jesters and low cards
 freely, and one move in three plays any legal action; revolts only from the last two ranks.
 normal: sheds the worst sets first, saves low cards and jesters to win back the lead, gives
@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from jokeapp.core.bots import BotLevels, Budget, SeatKnowledge, legal_only, quick
-from jokeapp.core.contract import Action
+from jokeapp.core.bots import BotLevels, Budget, SeatKnowledge, quick, uniform
+from jokeapp.core.contract import Action, pick_uniformly
 from jokeapp.core.rng import Rng
 from jokeapp.games.dalmuti.data import CARD_IDS, JESTER
 from jokeapp.games.dalmuti.ismcts import search
@@ -29,14 +29,13 @@ SHORT_HAND: Final = 4  # cards left after a play at which keeping anything back 
 EASY_SLIP: Final = 3  # easy plays any legal action one move in this many
 
 
-@legal_only()
+@uniform(draw_single=True)  # a single choice is drawn for too (the records say so)
 @quick
 def random_bot(knowledge: SeatKnowledge, rng: Rng, budget: Budget | None = None) -> Action:
     legal = knowledge.legal
-    count = len(legal)
-    if not count:
+    if not legal:
         return {"type": "pass"}  # asked out of turn: the engine will refuse it
-    return legal[rng.below(count)]
+    return pick_uniformly(legal, rng, draw_single=True)
 
 
 def heuristic_lead(counts: list[int]) -> Choice:

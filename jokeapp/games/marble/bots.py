@@ -1,7 +1,7 @@
 """Bots: ``(knowledge, rng, budget) -> action``, deciding from the seat's view only.
 
 random: uniform over the legal actions other than trades, and now and then a small random
-trade; without trading it reads nothing but its legal actions (core.bots.legal_only). easy:
+trade; without trading it reads nothing but its legal actions (core.bots.uniform). easy:
 buys the lands up to 28만 it can pay for, builds up to hotels with 10만 to spare, never takes
 over or pays to leave the island, and one decision in three is any legal one. normal: buys
 and builds keeping back the worst toll of its next roll, takes over only to complete a group,
@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from jokeapp.core.bots import NO_VIEW, Budget, SeatKnowledge, legal_only, quick
-from jokeapp.core.contract import Action
+from jokeapp.core.bots import NO_VIEW, Budget, SeatKnowledge, quick, uniform
+from jokeapp.core.contract import Action, pick_uniformly
 from jokeapp.core.rng import Rng
 from jokeapp.games.marble.data import (
     BUILD_COST,
@@ -97,7 +97,7 @@ def _no_trading(options: Mapping[str, Any]) -> bool:
     return not options.get("trade", True)
 
 
-@legal_only(when=_no_trading)
+@uniform(when=_no_trading)
 @quick
 def random_bot(knowledge: SeatKnowledge, rng: Rng, budget: Budget | None = None) -> Action:
     view = knowledge.view
@@ -110,10 +110,8 @@ def random_bot(knowledge: SeatKnowledge, rng: Rng, budget: Budget | None = None)
             if offer is not None:
                 return offer
         choices = _not_trades(knowledge.legal)
-    count = len(choices)
-    if count <= 1:
-        return choices[0] if count else {"type": "ROLL"}  # the only choice: nothing to draw
-    return choices[rng.below(count)]
+    # the only choice is taken without a draw (pick_uniformly); none: ROLL, which apply judges
+    return pick_uniformly(choices, rng) if choices else {"type": "ROLL"}
 
 
 def rounds_left(state: MarbleState) -> int:

@@ -10,7 +10,7 @@ from jokeapp.core.contract import Action, Event, ViewParts, WireTypes
 from jokeapp.core.options import options_from
 from jokeapp.core.rng import Rng
 from jokeapp.games.marble import actions as A
-from jokeapp.games.marble.actions import action_type, reject
+from jokeapp.games.marble.actions import SHARED, action_type, reject
 from jokeapp.games.marble.concede import concede
 from jokeapp.games.marble.data import CARD_IDS
 from jokeapp.games.marble.debt import sell_for_debt
@@ -63,6 +63,8 @@ HANDLERS: dict[str, Handler] = {
     A.TRADE_RESPOND: lambda s, e, p, a: respond_trade(s, e, p, a["accept"]),
 }
 
+BUY_ACTION, PASS_ACTION = SHARED[A.BUY], SHARED[A.PASS]  # told by identity, as ROLL_ACTION
+
 if {k for k, f in A.FIELDS.items() if not f} != set(PLAIN) or set(A.FIELDS) != {*PLAIN, *HANDLERS}:
     raise AssertionError("every action type has its rule: PLAIN without fields, else HANDLERS")
 
@@ -109,6 +111,10 @@ class MarbleGame:
         rule: Rule | None = None
         if action is ROLL_ACTION:  # the commonest: the shared ROLL a bot's legal list holds
             rule = roll
+        elif action is PASS_ACTION:  # the next commonest shared ones: a land's decision
+            rule = pass_decision
+        elif action is BUY_ACTION:
+            rule = buy
         elif type(action) is dict:
             if action == ROLL_ACTION:  # the next commonest, by one comparison
                 rule = roll

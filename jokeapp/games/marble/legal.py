@@ -11,7 +11,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from jokeapp.core.contract import Action
-from jokeapp.games.marble.actions import BUILD, BUY, PASS, ROLL, SHARED, TAKEOVER, TRADE_RESPOND
+from jokeapp.games.marble.actions import (
+    BUILD,
+    BUY,
+    PASS,
+    ROLL,
+    SHARED,
+    SPACE_TRAVEL,
+    TAKEOVER,
+    TRADE_RESPOND,
+)
 from jokeapp.games.marble.data import (
     BOARD_SIZE,
     BUILD_COST,
@@ -24,12 +33,14 @@ from jokeapp.games.marble.state import DEBT, DECIDE, TRADE_RESPONSE, TURN_START,
 from jokeapp.games.marble.timeouts import pending_player
 
 SPACE_DESTS = tuple(pos for pos in range(BOARD_SIZE) if pos != SPACE_POS)
+# A space trip's choices, made once and shared like the lists below (none may be changed).
+SPACE_TRIPS: tuple[Action, ...] = tuple({"type": SPACE_TRAVEL, "dest": d} for d in SPACE_DESTS)
 
 
 def turn_start_actions(state: MarbleState, player: str) -> list[Action]:
     piece = state.players[player]
     if piece.space_pending:
-        return [{"type": "SPACE_TRAVEL", "dest": dest} for dest in SPACE_DESTS]
+        return list(SPACE_TRIPS)
     actions: list[Action] = [{"type": "ROLL"}]
     if piece.island_left > 0:
         if ESCAPE_CARD in piece.held_cards:
@@ -85,14 +96,18 @@ PASS_ONLY: tuple[Action, ...] = (_PASS,)
 def legal_sequence(state: MarbleState, player: str) -> Sequence[Action]:
     """The legal actions (the one listing of them), for a bot that reads nothing else
     (core.contract.legal_sequence): those without fields are the shared ones of
-    actions.SHARED, and the commonest lists are made once; none may be changed."""
+    actions.SHARED, a space trip's are SPACE_TRIPS, and the commonest lists are made once;
+    none may be changed."""
     phase = state.phase
     if phase == TURN_START:  # most moves: the turn's holder is the one pending
         if state.order[state.current] != player:
             return ()
         piece = state.players[player]
-        if not piece.space_pending and piece.island_left <= 0 and not state.options.trade:
-            return ROLL_ONLY  # turn_start_actions of a plain turn, trading off
+        if not state.options.trade:  # turn_start_actions, trading off, without a new list
+            if piece.space_pending:
+                return SPACE_TRIPS
+            if piece.island_left <= 0:
+                return ROLL_ONLY  # a plain turn
         actions = turn_start_actions(state, player)
         if state.options.trade and state.trades_this_turn < MAX_TRADES_PER_TURN:
             actions.extend(simple_trades(state, player))

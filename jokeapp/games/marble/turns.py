@@ -57,9 +57,10 @@ def after_landing(state: MarbleState, events: list[Event]) -> None:
         return
     count = len(order)
     nxt = current + 1
-    wrapped = nxt == count
-    if wrapped:
+    wrapped = False
+    if nxt == count:
         nxt = 0
+        wrapped = True
     if not players[order[nxt]].alive:  # the next seat is out: on round the table
         for _ in range(count - 1):
             nxt += 1
