@@ -48,7 +48,14 @@ class Recorder:
 
     def step(self, actor: str, action: Action, auto: bool = False) -> list[Event]:
         events = self.game.apply(self.state, actor, action)
-        step: dict[str, Any] = {"actor": actor, "action": action, "auto": auto, "events": events}
+        # the record keeps a copy: a bot may hand over an action it shares between moves (a
+        # game's prebuilt pass, core.contract.pick_legal), which no record may change
+        step: dict[str, Any] = {
+            "actor": actor,
+            "action": dict(action),
+            "auto": auto,
+            "events": events,
+        }
         if self.with_states:
             step["state"] = self.game.to_json(self.state)
         self.record["steps"].append(step)

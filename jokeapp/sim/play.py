@@ -95,12 +95,14 @@ def play_fast(
     rng = bot_rng(seed)
     apply, to_act = game.apply, next_player(game)
     decide, add = seats.decider(policy), seats.add
-    steps = 0
-    while (player := to_act(state)) is not None:
-        if steps >= MAX_STEPS:
-            raise GameDidNotEnd(f"{game.id} seed {seed}: no end after {MAX_STEPS} steps")
+    for steps in range(MAX_STEPS):  # noqa: B007 - the count is read after the loop
+        if (player := to_act(state)) is None:
+            break
         add(apply(state, player, decide(state, player, rng, None)))
-        steps += 1
+    else:
+        steps = MAX_STEPS
+        if to_act(state) is not None:
+            raise GameDidNotEnd(f"{game.id} seed {seed}: no end after {MAX_STEPS} steps")
     _check_over(game, state, seed)
     return state, steps
 

@@ -21,11 +21,12 @@ from jokeapp.core.bots import (
     reads_only_legal,
     seat_knowledge,
 )
-from jokeapp.core.contract import Action, legal_sequence, pick_uniformly
+from jokeapp.core.contract import Action, legal_sequence, pick_legal, pick_uniformly
 from jokeapp.core.options import resolve_options
+from jokeapp.core.record import Recorder
 from jokeapp.core.rng import Rng
 from jokeapp.games import GAME_IDS, get_game
-from jokeapp.games.dalmuti.legal import LeadActions
+from jokeapp.games.dalmuti.legal import PASS, LeadActions
 from jokeapp.sim.play import bot_rng, play_fast, player_ids
 from tests.bots.test_levels import holds_no_state, plain
 
@@ -181,3 +182,99 @@ def test_lead_actions_index_like_a_list() -> None:
             lazy[index]
     hand.append(79)  # the list it was made from changes: it does not
     assert list(lazy) == listed
+
+
+class DrawLog(Rng):
+    """A copy of a generator that remembers what each draw was asked for."""
+
+    @classmethod
+    def of(cls, rng: Rng) -> DrawLog:
+        log = cls(*rng.state)
+        log.asked = []
+        return log
+
+    asked: list[int]
+
+    def below(self, n: int) -> int:
+        self.asked.append(n)
+        return super().below(n)
+
+
+PICKING_GAME_IDS = [game_id for game_id in GAME_IDS if pick_legal(get_game(game_id))]
+
+
+def test_dalmuti_picks_in_one_call() -> None:
+    assert PICKING_GAME_IDS == ["dalmuti"]
+
+
+@pytest.mark.parametrize("draw_single", [True, False])
+@pytest.mark.parametrize("game_id", PICKING_GAME_IDS)
+def test_the_pick_in_one_call_is_the_listed_pick(game_id: str, draw_single: bool) -> None:
+    """A game's ``pick_legal`` gives ``pick_uniformly`` of its legal list and draws the same,
+    for the pending seat and every other one (None where the list is empty)."""
+    game = get_game(game_id)
+    pick, listed = pick_legal(game), legal_sequence(game)
+    assert pick is not None
+    picked = 0
+    for seed in range(GAMES_PER_ID):
+        options, players = random_setup(game, seed)
+        state, _ = game.start(options, players, seed)
+        rng = bot_rng(seed)
+        while not game.is_over(state):
+            for player in players:
+                actions = listed(state, player)
+                twin = DrawLog.of(rng)
+                expected = pick_uniformly(actions, twin, draw_single) if actions else None
+                probe = DrawLog.of(rng)
+                assert pick(state, player, probe, draw_single) == expected
+                assert probe.asked == twin.asked and probe.state == twin.state
+                picked += expected is not None
+            player = game.pending(state)[0].player
+            action = pick(state, player, rng, draw_single)
+            assert action is not None
+            game.apply(state, player, action)
+    assert picked > 1000
+    assert PASS == {"type": "pass"}  # shared, never changed
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_the_decider_plays_the_bot_with_its_whole_knowledge(game_id: str) -> None:
+    """``SeatLog.decider`` (the pick in one call for the random bots where they are marked)
+    makes the move and the draws the bot makes when handed its seat's whole knowledge."""
+    game = get_game(game_id)
+    bot = game.bots["random"]
+    for seed in range(GAMES_PER_ID // 2):
+        options, players = random_setup(game, seed)
+        state, setup_events = game.start(options, players, seed)
+        seats = SeatLog(game, players, setup_events, options)
+        decide = seats.decider(bot)
+        assert seats.decider(bot) is decide
+        rng = bot_rng(seed)
+        while not game.is_over(state):
+            player = game.pending(state)[0].player
+            twin = rng.copy()
+            full = seat_knowledge(game, state, player, tuple(seats.copies(player)))
+            action = decide(state, player, rng, None)
+            assert bot(full, twin) == action and twin.state == rng.state
+            seats.add(game.apply(state, player, action))
+
+
+def test_a_record_keeps_a_copy_of_the_shared_pass() -> None:
+    game = get_game("dalmuti")
+    options = resolve_options(game.options, {})
+    recorder = Recorder.begin(game, options, player_ids(5), 3)
+    state = recorder.state
+    decide = SeatLog(game, player_ids(5), recorder.record["setupEvents"], options).decider(
+        game.bots["random"]
+    )
+    rng = bot_rng(3)
+    passes = 0
+    while passes < 3:
+        player = game.pending(state)[0].player
+        action = decide(state, player, rng, None)
+        recorder.step(player, action)
+        step = recorder.record["steps"][-1]
+        assert step["action"] == action and step["action"] is not action
+        passes += action is PASS
+    recorder.record["steps"][-1]["action"]["type"] = "changed"
+    assert PASS == {"type": "pass"}

@@ -14,6 +14,7 @@ from jokeapp.games.dalmuti import view as views
 from jokeapp.games.dalmuti.actions import action_type, cards_from_hand, declared, reject
 from jokeapp.games.dalmuti.bots import BOTS
 from jokeapp.games.dalmuti.data import CARD_IDS
+from jokeapp.games.dalmuti.legal import PASS
 from jokeapp.games.dalmuti.options import OPTIONS, DalmutiOptions
 from jokeapp.games.dalmuti.presentation import presentation_pause
 from jokeapp.games.dalmuti.revolution import check_confirm, confirm_hand
@@ -73,21 +74,27 @@ def apply_return(state: DalmutiState, actor: str, action: Action) -> list[Event]
 
 
 def apply(state: DalmutiState, actor: str, action: Action) -> list[Event]:
-    """The game's ``apply``. The common case first, at once: a well-formed, allowed ``pass``
-    or a well-formed legal ``play`` by the player whose turn it is (who is always one of the
-    players: ``from_json`` checks ``current``); anything else, with nothing changed, goes to
-    ``apply_checked`` and its errors."""
-    if actor == state.current and type(action) is dict and state.phase.kind == "playing":
-        kind = action.get("type")
-        if kind == "pass":
-            if len(action) == 1 and state.trick.top is not None:
+    """The game's ``apply``. The common case first, at once: an allowed ``pass`` (the
+    shared ``PASS`` known by itself, any other well-formed) or a well-formed legal ``play``
+    by the player whose turn it is (who is always one of the players: ``from_json`` checks
+    ``current``); anything else, with nothing changed, goes to ``apply_checked`` and its
+    errors."""
+    if actor == state.current and state.phase.kind == "playing":
+        if action is PASS:
+            if state.trick.top is not None:
                 state.seq += 1
                 return pass_turn(state, actor)
-        elif kind == "play" and len(action) == 2:
-            events = try_play(state, actor, action.get("cardIds"))
-            if events is not None:
-                state.seq += 1
-                return events
+        elif type(action) is dict:
+            kind = action.get("type")
+            if kind == "pass":
+                if len(action) == 1 and state.trick.top is not None:
+                    state.seq += 1
+                    return pass_turn(state, actor)
+            elif kind == "play" and len(action) == 2:
+                events = try_play(state, actor, action.get("cardIds"))
+                if events is not None:
+                    state.seq += 1
+                    return events
     events = apply_checked(state, actor, action)
     state.seq += 1
     return events
@@ -157,6 +164,8 @@ class DalmutiGame:
     # Optional contract hook (jokeapp.core.contract.legal_sequence); asked before every move
     # of a random bot.
     legal_sequence = staticmethod(legal.legal_sequence)
+    # Optional contract hook (jokeapp.core.contract.pick_legal): every move of a random bot.
+    pick_legal = staticmethod(legal.pick_legal)
 
     is_over = staticmethod(is_over)  # asked before every move: no extra call
 

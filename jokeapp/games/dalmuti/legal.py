@@ -14,15 +14,19 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Sequence
-from typing import overload
+from typing import Final, overload
 
-from jokeapp.core.contract import Action
+from jokeapp.core.contract import Action, pick_uniformly
+from jokeapp.core.rng import Rng
 from jokeapp.games.dalmuti.data import CARD_IDS, CARD_NUMBERS, FIRST_CARD, JESTER, JESTERS
 from jokeapp.games.dalmuti.revolution import holds_both_jesters
 from jokeapp.games.dalmuti.state import DalmutiState, Play, RevolutionCheck, TaxReturn
 
 Choice = tuple[int, int, int]
 FIRST_JESTER = JESTERS[0]  # jesters are the deck's last cards
+# The pass ``pick_legal`` hands a bot: one dict shared by every such move, never changed (a
+# record keeps a copy, core.record.Recorder.step); ``apply`` knows it by itself.
+PASS: Final[Action] = {"type": "pass"}
 CARD_ID = CARD_IDS.__getitem__  # a card's id, mapped over a set without a comprehension's frame
 
 
@@ -90,15 +94,40 @@ def multi_follows(hand: list[int], below_top: int, need: int) -> list[tuple[int,
 
 
 def lead_count(hand: list[int]) -> int:
-    """``len(play_choices(number_counts(hand), None))`` (``LeadActions`` counts them)."""
-    return len(LeadActions(hand))
+    """``len(play_choices(number_counts(hand), None))`` (``lead_size`` counts them)."""
+    return lead_size(hand, jester_count(hand))
 
 
 def lead_cards(hand: list[int], index: int) -> list[str]:
     """``choice_cards(hand, play_choices(number_counts(hand), None)[index])``, read straight
-    off the sorted hand (``LeadActions`` reads them)."""
-    cards: list[str] = LeadActions(hand)[index]["cardIds"]
+    off the sorted hand (``lead_play`` reads them)."""
+    cards: list[str] = lead_play(hand, jester_count(hand), index)["cardIds"]
     return cards
+
+
+def lead_size(hand: list[int], jesters: int) -> int:
+    """How many sets a sorted hand holding ``jesters`` jesters may lead (``LeadActions``):
+    each number card with any number of jesters, then jesters alone."""
+    return (len(hand) - jesters) * (jesters + 1) + jesters
+
+
+def lead_play(hand: list[int], jesters: int, index: int) -> Action:
+    """The lead's set ``index`` (0 <= index < ``lead_size``) of a sorted hand holding
+    ``jesters`` jesters: set ``index`` ends at the number card at ``index // (jesters + 1)``
+    (the card and all lower ids of its number make it) with ``index % (jesters + 1)``
+    jesters; past every number card's block, jesters alone."""
+    per_card = jesters + 1
+    position, wild = index // per_card, index % per_card
+    numbers_end = len(hand) - jesters
+    if position < numbers_end:
+        start = bisect_left(hand, FIRST_CARD[CARD_NUMBERS[hand[position]]])
+        cards = hand[start : position + 1]
+    else:  # jesters alone, past every number card's block
+        cards = []
+        wild = index - numbers_end * per_card + 1
+    if wild:
+        cards += hand[-wild:]
+    return {"type": "play", "cardIds": [*map(CARD_ID, cards)]}
 
 
 def choice_cards(hand: list[int], choice: Choice) -> list[str]:
@@ -174,25 +203,44 @@ def legal_actions(state: DalmutiState, player: str) -> list[Action]:
     return plays
 
 
+def single_follows(hand: list[int], below_top: int) -> list[int]:
+    """The sets of one card that beat a single: the lowest card of each number among the
+    first ``below_top`` cards of a sorted hand (those below top's rank)."""
+    firsts: list[int] = []
+    number = 0
+    for card in hand[:below_top]:
+        if CARD_NUMBERS[card] != number:
+            number = CARD_NUMBERS[card]
+            firsts.append(card)
+    return firsts
+
+
+def multi_cards(hand: list[int], start: int, used: int, need: int) -> list[str]:
+    """The ids of ``multi_follows``' set ``(start, used)`` of ``need`` cards: the number cards,
+    then the jesters (which sort last)."""
+    cards = hand[start : start + used]
+    if used < need:
+        cards += hand[used - need :]
+    return [*map(CARD_ID, cards)]
+
+
 def follow_actions(hand: list[int], top: Play) -> list[Action]:
     """``legal_actions`` of the player whose turn it is when following ``top``, listed
-    straight off the sorted hand (for a set of several, ``multi_follows``): a follow has few
+    straight off the sorted hand (``single_follows``, ``multi_follows``): a follow has few
     sets (two or three on average), so listing them costs less than counting them lazily."""
     need = top.count
     below_top = bisect_left(hand, FIRST_CARD[top.rank])
-    plays: list[Action] = []
-    if need == 1:  # the lowest card of each number below top's
-        number = 0
-        for card in hand[:below_top]:
-            if CARD_NUMBERS[card] != number:
-                number = CARD_NUMBERS[card]
-                plays.append({"type": "play", "cardIds": [CARD_IDS[card]]})
+    plays: list[Action]
+    if need == 1:
+        plays = [
+            {"type": "play", "cardIds": [CARD_IDS[card]]}
+            for card in single_follows(hand, below_top)
+        ]
     else:
-        for start, used in multi_follows(hand, below_top, need):
-            cards = hand[start : start + used]
-            if used < need:
-                cards += hand[used - need :]  # jesters sort last
-            plays.append({"type": "play", "cardIds": [*map(CARD_ID, cards)]})
+        plays = [
+            {"type": "play", "cardIds": multi_cards(hand, start, used, need)}
+            for start, used in multi_follows(hand, below_top, need)
+        ]
     plays.append({"type": "pass"})
     return plays
 
@@ -203,17 +251,15 @@ class LeadActions(Sequence[Action]):
     a random bot reads one of them, so counting the others is enough. Holds a copy of the
     hand, nothing of the state.
 
-    The sets of ``play_choices(number_counts(hand), None)``, read straight off the sorted
-    hand: each number card with any number of jesters (the card and all lower ids of its
-    number make the set), then jesters alone; set ``index`` ends at the number card at
-    ``index // (jesters + 1)``. Counted and read here, without a call of their own."""
+    The sets of ``play_choices(number_counts(hand), None)``, counted by ``lead_size`` and
+    read by ``lead_play``."""
 
     __slots__ = ("_hand", "_jesters", "_len")
 
     def __init__(self, hand: list[int]) -> None:
         self._hand = hand[:]
         self._jesters = jesters = jester_count(hand)
-        self._len = (len(hand) - jesters) * (jesters + 1) + jesters
+        self._len = lead_size(hand, jesters)
 
     def __len__(self) -> int:
         return self._len
@@ -227,19 +273,7 @@ class LeadActions(Sequence[Action]):
     def __getitem__(self, index: int | slice) -> Action | list[Action]:
         if type(index) is not int or not 0 <= index < self._len:
             return _other_index(self, index)
-        hand, jesters = self._hand, self._jesters  # a bot's read
-        per_card = jesters + 1
-        position, wild = index // per_card, index % per_card
-        numbers_end = len(hand) - jesters
-        if position < numbers_end:
-            start = bisect_left(hand, FIRST_CARD[CARD_NUMBERS[hand[position]]])
-            cards = hand[start : position + 1]
-        else:  # jesters alone, past every number card's block
-            cards = []
-            wild = index - numbers_end * per_card + 1
-        if wild:
-            cards += hand[-wild:]
-        return {"type": "play", "cardIds": [*map(CARD_ID, cards)]}
+        return lead_play(self._hand, self._jesters, index)
 
     def __repr__(self) -> str:
         return f"LeadActions({list(self)!r})"
@@ -338,3 +372,38 @@ def legal_sequence(state: DalmutiState, player: str) -> Sequence[Action]:
     if not hand or hand[0] >= FIRST_CARD[top.rank]:  # nothing beats it (a third of all
         return [{"type": "pass"}]  # moves): the pass alone, no need to look further
     return follow_actions(hand, top)
+
+
+def pick_legal(state: DalmutiState, player: str, rng: Rng, draw_single: bool) -> Action | None:
+    """``pick_uniformly(legal_sequence(state, player), rng, draw_single)``, None when that
+    list is empty (core.contract.pick_legal). With ``draw_single`` (dalmuti's random bot)
+    that is ``legal[rng.below(n)]`` for the n legal actions, which the turn's moves take in
+    one call: a lead's and a follow's sets are counted and only the drawn one made an
+    action; a turn that cannot beat the table draws ``below(1)`` all the same and is the
+    shared ``PASS``."""
+    if not draw_single or player != state.current or state.phase.kind != "playing":
+        actions = legal_sequence(state, player)
+        return pick_uniformly(actions, rng, draw_single) if actions else None
+    hand = state.hands[player]
+    top = state.trick.top
+    if top is None:
+        jesters = jester_count(hand)
+        size = lead_size(hand, jesters)
+        return lead_play(hand, jesters, rng.below(size)) if size else None
+    if not hand or hand[0] >= FIRST_CARD[top.rank]:  # the pass alone
+        rng.below(1)
+        return PASS
+    need = top.count
+    below_top = bisect_left(hand, FIRST_CARD[top.rank])
+    if need == 1:
+        firsts = single_follows(hand, below_top)
+        index = rng.below(len(firsts) + 1)
+        if index == len(firsts):
+            return PASS
+        return {"type": "play", "cardIds": [CARD_IDS[firsts[index]]]}
+    sets = multi_follows(hand, below_top, need)
+    index = rng.below(len(sets) + 1)
+    if index == len(sets):
+        return PASS
+    start, used = sets[index]
+    return {"type": "play", "cardIds": multi_cards(hand, start, used, need)}

@@ -151,16 +151,16 @@ def next_to_answer(state: DalmutiState, after: str) -> str | None:
         return player
     hands, answered, locked = state.hands, trick.passes_since_top, trick.locked_out
     by = trick.top.by  # type: ignore[union-attr]
-    following: str | None = None
-    for offset in range(place, place + len(order)):  # every seat from the next, ``after`` last
+    for player in order:  # does anyone still have to answer? (at a trick's end, no one)
+        if hands[player] and player not in answered and player != by and player not in locked:
+            break
+    else:
+        return None
+    for offset in range(place, place + len(order)):  # then the next seat that may: ``after`` last
         player = order[offset]
-        if not hands[player] or player in locked:
-            continue
-        if following is None:
-            following = player
-        if player != by and player not in answered:
-            return following
-    return None
+        if hands[player] and player not in locked:
+            return player
+    return None  # not reached: the seat found above may
 
 
 def next_player(state: DalmutiState, after: str, skipped: Sequence[str]) -> str:
