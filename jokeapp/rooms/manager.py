@@ -57,6 +57,9 @@ class RoomManager:
         self._games = games
         self.rooms: dict[str, Room] = {}
         self.by_code: dict[str, str] = {}
+        # codes handed to rooms being created (not yet in by_code nor stored): two rooms opened
+        # at once never get the same one (the second's row would break the unique code)
+        self._codes_pending: set[str] = set()
         # A cluster's hooks (jokeapp.cluster); unset, one process holds every room.
         self.guard: Callable[[str], bool] | None = None  # may this node bring the room back?
         self.on_create: Callable[[Room], Awaitable[None]] | None = None  # before the host joins
@@ -83,18 +86,22 @@ class RoomManager:
             full = resolve_options(game.options, options)
         except GameError as exc:
             raise RoomError(exc.code, exc.detail) from exc
-        room = Room(
-            room_id=secrets.token_hex(8),
-            code=await self._new_code(),
-            game=game,
-            options=full,
-            store=self.store,
-            clock=self.clock,
-            bot_delay=self.bot_delay,
-            created_at=self.clock.now(),
-        )
-        await self.store.save_room(room.row())
-        self._add(room)
+        code = await self._new_code()
+        try:
+            room = Room(
+                room_id=secrets.token_hex(8),
+                code=code,
+                game=game,
+                options=full,
+                store=self.store,
+                clock=self.clock,
+                bot_delay=self.bot_delay,
+                created_at=self.clock.now(),
+            )
+            await self.store.save_room(room.row())
+            self._add(room)
+        finally:
+            self._codes_pending.discard(code)
         if self.on_create is not None:
             await self.on_create(room)
         token, player_id = await room.call(cmd.Join(nickname, "player"))
@@ -104,8 +111,17 @@ class RoomManager:
     async def _new_code(self) -> str:
         while True:
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            if code not in self.by_code and not await self.store.code_taken(code):
+            if code in self.by_code or code in self._codes_pending:
+                continue
+            self._codes_pending.add(code)
+            try:
+                taken = await self.store.code_taken(code)
+            except BaseException:
+                self._codes_pending.discard(code)
+                raise
+            if not taken:
                 return code
+            self._codes_pending.discard(code)
 
     def _add(self, room: Room) -> None:
         room.attach(self.metrics)

@@ -560,6 +560,10 @@ class SqlStore:
     # ------------------------------------------------------------ reads
 
     async def code_taken(self, code: str) -> bool:
+        if self._batches is not None:  # a SQLite file: read on the loop, no pooled connection
+            taken = self._batches.code_taken(code)
+            if taken is not None:
+                return taken
         async with self.engine.connect() as conn:
             found = await conn.scalar(sa.select(t.rooms.c.room_id).where(t.rooms.c.code == code))
         return found is not None

@@ -5,12 +5,19 @@ the WAL is checkpointed by that thread, never inside a commit."""
 from __future__ import annotations
 
 import asyncio
+import secrets
 import sqlite3
 from pathlib import Path
 
+import pytest
+
+from jokeapp.rooms import manager as manager_module
+from jokeapp.rooms.clock import FakeClock
+from jokeapp.rooms.manager import RoomManager
 from jokeapp.store import sqlite_batches
 from jokeapp.store.api import ActionRow, MatchRow, RoomRow
 from jokeapp.store.sql import SqlStore
+from tests.rooms.fakegame import GAME as RACE
 
 ROOM = RoomRow("r1", "ABCDEF", "race", {"turnSeconds": 10}, "lobby", 0, "p1", 1.5)
 
@@ -83,4 +90,55 @@ async def test_the_wal_is_checkpointed_by_the_thread_every_so_many_commits(
         assert commits == 2 * every  # one by one: each its own commit
         assert len(checkpoints) == 2 and all(c % every == 0 for c in checkpoints)
     finally:
+        await store.close()
+
+
+async def test_a_room_code_is_looked_up_without_a_pooled_connection(tmp_path: Path) -> None:
+    """Every new room asks whether its code is taken. Through the engine each one waited for
+    one of the pool's connections (5 + 10 overflow, 30 s): hundreds of rooms opened at once on
+    a busy server waited past that and were answered 500. Here every pooled connection is
+    held by someone else, and the lookup still answers (on the loop's thread)."""
+    store, _ = await _open(tmp_path)
+    pool = store.engine.pool
+    held = []
+    try:
+        while pool.checkedout() < pool.size() + pool._max_overflow:  # type: ignore[attr-defined]
+            held.append(await store.engine.connect())
+        lookups = [asyncio.ensure_future(store.code_taken(c)) for c in ("ABCDEF", "ZZZZZZ")]
+        for _ in range(100):  # answered without waiting for a connection to come back
+            if all(lookup.done() for lookup in lookups):
+                break
+            await asyncio.sleep(0)
+        assert [lookup.result() for lookup in lookups] == [True, False]
+    finally:
+        for conn in held:
+            await conn.close()
+        await store.close()
+
+
+async def test_rooms_opened_at_once_never_draw_the_same_code(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two rooms created at the same moment, whose random codes come out the same: the second
+    draws again instead of breaking the unique code with its row (a 500 on POST /api/rooms)."""
+    store = await SqlStore.open(str(tmp_path / "store.sqlite3"))
+    draws = iter("AAAAAAAAAAAABBBBBB")
+
+    class Draws:
+        token_hex = staticmethod(secrets.token_hex)
+
+        @staticmethod
+        def choice(alphabet: str) -> str:
+            return next(draws)
+
+    monkeypatch.setattr(manager_module, "secrets", Draws)
+    manager = RoomManager(store, FakeClock(), games=lambda: {RACE.id: RACE})
+    try:
+        made = await asyncio.gather(*(manager.create("race", {}, n) for n in ("a", "b")))
+        assert sorted(room.code for room, _, _ in made) == ["AAAAAA", "BBBBBB"]
+        for room, _, _ in made:
+            loaded = await store.load_room(room.code)
+            assert loaded is not None and loaded.room.room_id == room.room_id
+    finally:
+        await manager.close()
         await store.close()
