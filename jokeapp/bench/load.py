@@ -62,6 +62,8 @@ from jokeapp.server.collector import Collector, GcPolicy
 
 SEATS = 4  # marble rooms of four
 CONCURRENCY = 100  # requests (and connection openings) in flight per generator process
+# the refusal of a start or rematch whose match is playing: a try whose answer was lost was done
+STARTED = "match_in_progress"
 PLAYING_TIMEOUT = 300.0  # seconds a grown set of rooms has to have every room playing
 # the server's collector policy (docs/server.md, "The collector"), its young passes 4 a second,
 # not 10: each one wakes the loop (the heap's size, whose read walks every pool, is read only
@@ -400,10 +402,20 @@ class Generator:
         task.add_done_callback(self.tasks.discard)
 
     async def post(
-        self, path: str, token: str | None = None, node: int = 0, **kwargs: Any
+        self,
+        path: str,
+        token: str | None = None,
+        node: int = 0,
+        done_if_retried: str | None = None,
+        **kwargs: Any,
     ) -> dict[str, Any]:
         """A POST that survives a dropped keep-alive connection under load (3 tries) and, as
-        a person's client does, tries again a moment later when the room is moving."""
+        a person's client does, tries again a moment later when the room is moving.
+
+        A try whose answer was lost may still have been done: a start tried again then finds
+        its match playing. ``done_if_retried`` names the refusal that means so
+        (``match_in_progress``): on a second or third try it is the answer (the body of the
+        refusal), not an error."""
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         http = self.http[node % len(self.http)]
         for attempt in range(3):
@@ -417,12 +429,16 @@ class Generator:
                     async with self.sem:
                         response = await http.post(path, headers=headers, **kwargs)
                 if response.status_code >= 400:
+                    if attempt and done_if_retried and _error_code(response) == done_if_retried:
+                        done: dict[str, Any] = response.json()
+                        return done
                     raise RuntimeError(f"POST {path}: {response.status_code} {response.text[:200]}")
                 result: dict[str, Any] = response.json()
                 return result
-            except httpx.TransportError:
+            except httpx.TransportError as exc:
                 if attempt == 2:
                     raise
+                print(f"POST {path}: {exc!r}; trying again", file=sys.stderr)
                 await asyncio.sleep(0.2)
         raise AssertionError("unreachable")
 
@@ -462,7 +478,12 @@ class Generator:
         new = await asyncio.gather(*[self.open_room() for _ in range(total - len(self.rooms))])
         # Started first, played after: rooms already playing at full speed would make the
         # later starts wait behind them (past nginx's 60 s on a busy machine).
-        await asyncio.gather(*[self.post(f"/api/rooms/{r.code}/start", r.token) for r in new])
+        await asyncio.gather(
+            *[
+                self.post(f"/api/rooms/{r.code}/start", r.token, done_if_retried=STARTED)
+                for r in new
+            ]
+        )
         for room in new:
             room.held = False
             for seat in room.seats:
@@ -485,7 +506,7 @@ class Generator:
     async def rematch(self, room: Room) -> None:
         """A finished room starts again at once, so the load stays constant."""
         try:
-            await self.post(f"/api/rooms/{room.code}/rematch", room.token)
+            await self.post(f"/api/rooms/{room.code}/rematch", room.token, done_if_retried=STARTED)
         except RuntimeError:
             self.error()  # the room would stop playing
         finally:
@@ -836,6 +857,17 @@ def running(setup: Setup) -> Iterator[tuple[Server, Generators]]:
         if generators:
             generators.stop()
         server.stop()
+
+
+def _error_code(response: httpx.Response) -> str | None:
+    """The code of a refusal's shared error body (None when it has none)."""
+    try:
+        body = response.json()
+    except ValueError:
+        return None
+    error = body.get("error") if isinstance(body, dict) else None
+    code = error.get("code") if isinstance(error, dict) else None
+    return code if isinstance(code, str) else None
 
 
 def _quantile(sorted_values: Sequence[float], q: float) -> float:

@@ -68,6 +68,7 @@ CODES: tuple[Code, ...] = (
     Code("already_started", "이미 게임이 시작됐어요. 관전으로 들어와 주세요.", 409),
     Code("not_host", "방장만 할 수 있어요.", 403),
     Code("wrong_status", "지금은 할 수 없어요.", 409),
+    Code("match_in_progress", "게임이 이미 진행 중이에요.", 409),
     Code("not_enough_players", "인원이 맞지 않아요 ({min}~{max}명).", 409),
     Code("unknown_bot", "그런 봇은 없어요.", 400),
     Code("seat_not_found", "그 자리를 찾을 수 없어요.", 404),

@@ -16,16 +16,24 @@ from jokeapp.rooms.status import RoomStatus
 from jokeapp.wire import protocol as p
 
 
-async def start(room: Room) -> p.RoomInfo:
-    if room.status != RoomStatus.LOBBY:
+def _refuse_unless(room: Room, status: RoomStatus) -> None:
+    """A start or rematch of a room that plays already (a request tried again after its
+    answer was lost, a second click) is told so: ``match_in_progress``, not the bare
+    ``wrong_status``, so the one who asked knows a match is on."""
+    if room.status == RoomStatus.PLAYING:
+        raise RoomError("match_in_progress")
+    if room.status != status:
         raise RoomError("wrong_status")
+
+
+async def start(room: Room) -> p.RoomInfo:
+    _refuse_unless(room, RoomStatus.LOBBY)
     await _begin_match(room)
     return room_info(room)
 
 
 async def rematch(room: Room) -> p.RoomInfo:
-    if room.status != RoomStatus.FINISHED:
-        raise RoomError("wrong_status")
+    _refuse_unless(room, RoomStatus.FINISHED)
     await drop_gone_seats(room)
     await _begin_match(room)
     return room_info(room)

@@ -207,3 +207,39 @@ def test_thinking_seats_with_different_thinks_act_in_order_of_their_due() -> Non
         assert thinking.timer is None and not thinking.queue
 
     asyncio.run(main())
+
+
+def test_a_start_whose_answer_was_lost_is_done_when_its_retry_finds_the_match_playing() -> None:
+    """Under load the generator's setup lost a start's answer (its connection dropped after
+    the server had started the match) and its retry got 409: the setup failed. The retry's
+    ``match_in_progress`` says the first try was done; any other refusal is still an error,
+    and so is that one on a first try."""
+    import httpx
+
+    started: list[str] = []
+
+    def server(request: httpx.Request) -> httpx.Response:
+        path = request.url.path
+        if path in started:
+            return httpx.Response(409, json={"error": {"code": "match_in_progress"}})
+        started.append(path)
+        if path == "/api/rooms/LOST/start":
+            raise httpx.ReadError("the answer was lost", request=request)  # done, unanswered
+        return httpx.Response(409, json={"error": {"code": "wrong_status"}})
+
+    async def main() -> None:
+        async with httpx.AsyncClient(
+            base_url="http://node", transport=httpx.MockTransport(server)
+        ) as http:
+            gen = load.Generator(["node"], [http], window=None, think=0.0, bots=0)
+            done = await gen.post("/api/rooms/LOST/start", "t", done_if_retried=load.STARTED)
+            assert done == {"error": {"code": "match_in_progress"}}
+            for path in ("/api/rooms/REFUSED/start", "/api/rooms/LOST/start"):
+                try:  # a first try's refusal, even match_in_progress, is the setup's error
+                    await gen.post(path, "t", done_if_retried=load.STARTED)
+                except RuntimeError as exc:
+                    assert "409" in str(exc)
+                else:
+                    raise AssertionError(f"{path}: refused, yet taken as done")
+
+    asyncio.run(main())

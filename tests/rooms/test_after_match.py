@@ -132,3 +132,29 @@ async def test_a_restored_match_with_only_bots_left_is_stopped_not_played(
         and store.actions[(room.room_id, 1)] == []
     )
     await second.close()
+
+
+async def test_a_start_or_rematch_of_a_room_playing_already_says_a_match_is_on(
+    manager: RoomManager, clock: FakeClock
+) -> None:
+    """A start tried again after its answer was lost (the load generator's setup under load)
+    finds its match playing: it is told so, not the bare wrong_status."""
+    room, host, _ = await manager.create("race", {"turnSeconds": 10}, "a")
+    await room.call(cmd.AddBot(host, "heuristic"))
+    with pytest.raises(RoomError) as early:
+        await room.call(cmd.Rematch(host))
+    assert early.value.code == "wrong_status"  # a lobby has no match to play again
+    await room.call(cmd.Start(host))
+    for again in (cmd.Start(host), cmd.Rematch(host)):
+        with pytest.raises(RoomError) as refused:
+            await room.call(again)
+        assert refused.value.code == "match_in_progress"
+    assert room.series.number == 1
+    await run_until_over(manager, clock, room, 5)
+    with pytest.raises(RoomError) as over:
+        await room.call(cmd.Start(host))
+    assert over.value.code == "wrong_status"  # finished: a rematch, not a start
+    await room.call(cmd.Rematch(host))
+    with pytest.raises(RoomError) as twice:
+        await room.call(cmd.Rematch(host))
+    assert twice.value.code == "match_in_progress" and room.series.number == 2
