@@ -25,7 +25,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from jokeapp.bench.load import Setup, add_setup_arguments, measure_window, running
+from jokeapp.bench.load import HUMAN_SPREAD, Setup, add_setup_arguments, measure_window, running
 
 # The stages of an accepted action, each found by the functions that mark it on a stack. A
 # sample counts for a stage when one of its functions is on the stack; stages nest (publishing
@@ -201,6 +201,13 @@ def section(args: argparse.Namespace, row: dict[str, Any], raw: str, top: int) -
     return lines
 
 
+def human(setup: Setup) -> Setup:
+    """The pace of ``jokeapp.bench.capacity``: three seats think 2 s, each think drawn from
+    it × [0.5, 1.5] as there (rooms started together drift apart instead of acting in waves,
+    which cost less per action), one server bot at its 1 s delay."""
+    return replace(setup, think=2.0, think_spread=HUMAN_SPREAD, bots=1, bot_delay=1.0, rate=20.0)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m jokeapp.bench.profile",
@@ -229,8 +236,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     setup = Setup(port=args.port, generators=args.generators, db=args.db, pin=not args.no_pin)
-    if args.human:  # the pace of jokeapp.bench.capacity
-        setup = replace(setup, think=2.0, bots=1, bot_delay=1.0, rate=20.0)
+    if args.human:
+        setup = human(setup)
     row, raw = profile(args.rooms, args.seconds, args.warmup, setup)
     if args.raw:
         args.raw.write_text(raw, encoding="utf-8")

@@ -243,3 +243,17 @@ def test_a_start_whose_answer_was_lost_is_done_when_its_retry_finds_the_match_pl
                     raise AssertionError(f"{path}: refused, yet taken as done")
 
     asyncio.run(main())
+
+
+def test_the_profile_s_human_pace_is_the_capacity_run_s() -> None:
+    """Drawn thinks, as the capacity run's: fixed ones make rooms act in waves, cheaper per
+    action than the run the profile is meant to explain."""
+    from jokeapp.bench.profile import human
+
+    paced = human(load.Setup())
+    assert (paced.think, paced.think_spread, paced.bots, paced.bot_delay) == (
+        2.0,
+        load.HUMAN_SPREAD,
+        1,
+        1.0,
+    )
