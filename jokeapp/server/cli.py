@@ -90,6 +90,16 @@ def _positive(text: str) -> float:
     return value
 
 
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"not a positive whole number: {text}")
+    return value
+
+
 HAND_OVER_LIMIT = 6.0  # seconds a stopping node spends letting its rooms go (exit within 10)
 
 
@@ -153,6 +163,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="seconds between two short collector passes (default %(default)s)",
     )
     parser.add_argument(
+        "--gc-young-skip-max",
+        type=_positive_int,
+        default=GcPolicy().young_skip_max,
+        help="the most ticks between two short passes, while they find nothing "
+        "(1: a pass every tick; default %(default)s)",
+    )
+    parser.add_argument(
         "--gc-heap-every",
         type=_positive,
         default=GcPolicy().heap_every,
@@ -214,6 +231,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
             threshold=args.gc_threshold,
             freeze=not args.no_gc_freeze,
             young_every=args.gc_young_every,
+            young_skip_max=args.gc_young_skip_max,
             heap_every=args.gc_heap_every,
             full_growth=args.gc_full_growth,
             full_growth_max=args.gc_full_growth_max,

@@ -70,7 +70,10 @@ class GcPolicy:
 
     threshold: tuple[int, int, int] = (700, 10, 10)  # CPython's defaults
     freeze: bool = True
-    young_every: float = 0.1  # seconds between two young passes (each freezes its survivors)
+    young_every: float = 0.1  # seconds between two ticks (each freezes what is alive)
+    # the most ticks between two young passes: one that found nothing doubles the ticks to the
+    # next, up to this; one that found garbage makes every tick collect again (1: always)
+    young_skip_max: int = 16
     heap_every: float = 1.0  # seconds between two reads of the heap's size (at least a tick)
     full_growth: float = 0.5  # a full pass once the heap grew by this share
     full_growth_max: float = 2.0  # the most it grows to after full passes that found little
@@ -105,10 +108,19 @@ class Collector:
         self.full_passes = 0
         self.heap_reads = 0
         self.ticks_to_read = policy.heap_ticks  # ticks left until the heap is read again
+        self.young_passes = 0
+        self.collect_every = 1  # ticks between two young passes now
+        self.ticks_to_collect = 1  # ticks left until the next young pass
 
     def tick(self) -> None:
-        """One young pass, its survivors frozen; a full pass instead if the heap (read every
-        ``heap_ticks`` ticks) grew enough."""
+        """What is alive frozen, after a young pass when one is due; a full pass instead if
+        the heap (read every ``heap_ticks`` ticks) grew enough.
+
+        A young pass that found nothing (at a human pace every one of them: 127 passes in
+        10 s at 1,500 rooms, 0 objects found, 6 % of the server's CPU) doubles the ticks to
+        the next, up to ``young_skip_max``; the ticks between only freeze. A cycle dropped
+        then waits, frozen, for a full pass, as one dropped after its objects' first tick
+        always did; a young pass that finds one makes every tick collect again."""
         self.ticks_to_read -= 1
         if self.ticks_to_read <= 0:
             self.ticks_to_read = self.policy.heap_ticks
@@ -116,7 +128,13 @@ class Collector:
             if sys.getallocatedblocks() > self.line():
                 self.full_pass()
                 return
-        gc.collect(0)
+        self.ticks_to_collect -= 1
+        if self.ticks_to_collect <= 0:
+            found = gc.collect(0)
+            self.young_passes += 1
+            most = max(1, self.policy.young_skip_max)
+            self.collect_every = 1 if found else min(self.collect_every * 2, most)
+            self.ticks_to_collect = self.collect_every
         gc.freeze()
 
     def line(self) -> float:
@@ -135,6 +153,8 @@ class Collector:
         if opened >= MIN_ROOMS:
             self.per_room = max(0.0, (self.baseline - self.start[0]) / opened)
         self.full_passes += 1
+        if found:
+            self.collect_every = self.ticks_to_collect = 1  # cycles are being made: look often
         if found < FOUND_LITTLE * walked:
             self.growth = min(
                 self.growth * 2, max(self.policy.full_growth_max, self.policy.full_growth)

@@ -61,6 +61,44 @@ def test_a_young_pass_frees_young_cycles_and_freezes_its_survivors() -> None:
     assert collector.full_passes == 0
 
 
+def test_young_passes_that_find_nothing_come_less_often_until_one_finds_a_cycle() -> None:
+    collector = Collector(GcPolicy(full_growth=1000.0, young_skip_max=4))  # no full pass
+    gc.collect()  # nothing left for the first pass to find
+    passed = []
+    for _ in range(11):
+        before = collector.young_passes
+        collector.tick()
+        passed.append(collector.young_passes > before)
+    # after each empty pass the next waits twice as many ticks, at most 4
+    assert passed == [True, False, True, False, False, False, True, False, False, False, True]
+    survivor = [[3]]
+    collector.tick()  # a tick without a pass still freezes what is alive
+    assert not _tracked(survivor) and collector.young_passes == 4
+    unseen = _dropped_cycle()  # dropped, then frozen by a tick without a pass
+    collector.tick()
+    collector.tick()
+    assert collector.young_passes == 4 and unseen() is not None  # waits for a full pass
+    found = _dropped_cycle()
+    collector.tick()  # the fourth since the last pass: a pass, and it finds this cycle
+    assert collector.young_passes == 5 and found() is None
+    again = _dropped_cycle()
+    collector.tick()  # garbage was found: every tick collects again
+    assert collector.young_passes == 6 and again() is None
+    collector.full_pass()
+    assert unseen() is None
+    assert (
+        GcPolicy().young_skip_max > 1 and Collector(GcPolicy(young_skip_max=1)).collect_every == 1
+    )
+
+
+def test_a_policy_of_one_tick_between_passes_collects_at_every_tick() -> None:
+    collector = Collector(GcPolicy(full_growth=1000.0, young_skip_max=1))
+    gc.collect()
+    for _ in range(5):
+        collector.tick()
+    assert collector.young_passes == 5
+
+
 def test_the_full_pass_runs_once_the_heap_grew_and_frees_frozen_cycles() -> None:
     collector = Collector(GcPolicy(full_growth=0.5, heap_every=0.1))  # the heap read every tick
     held: list[Node] = []
