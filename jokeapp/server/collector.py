@@ -12,7 +12,7 @@ machine, and 0.1–1 s while rooms were being opened). Full passes are worse: th
 each one walks every live object (hundreds of ms at a few thousand rooms). Each pause stops
 every room at once: that was the latency tail at a human pace.
 
-So, every ``young_every`` seconds the server runs one young pass (it walks only what was made
+So, every ``young_every`` seconds (a tick) the server runs one young pass (it walks only what was made
 since the previous one and survived) and freezes its survivors (``gc.freeze``: out of every
 later pass's reach; they are still freed by reference counting when they die). A full pass
 (unfreeze, collect, freeze again) runs only when the heap (the interpreter's allocated memory
@@ -22,6 +22,10 @@ heap is not cheap: ``sys.getallocatedblocks`` walks every memory pool (about 1.5
 a few hundred MiB, more than the young pass itself), so the heap is read only every
 ``heap_every`` seconds (counted in ticks), not every tick; a full pass is then at most that
 much late, while the heap grows by a share, not by a tick's worth.
+
+At a human pace those young passes find nothing (the server breaks its cycles where it makes
+them), so one that found nothing doubles the ticks to the next, up to ``young_skip_max``; the
+ticks between only freeze, and a pass that finds garbage brings a pass at every tick back.
 
 A full pass walks every tracked object: about 490 per playing room of four seats (three
 WebSockets; measured with ``joke_gc_tracked_objects``, 100 rooms), so at 5,000 rooms about
