@@ -34,6 +34,7 @@ from jokeapp.rooms.deadlines import DeadlineBook
 from jokeapp.rooms.errors import RoomError
 from jokeapp.rooms.match import LoggedStep, Match
 from jokeapp.rooms.members import Members, Seat, token_key
+from jokeapp.rooms.queue import CommandQueue
 from jokeapp.rooms.series import Series
 from jokeapp.rooms.status import RoomStatus
 from jokeapp.rooms.timers import Timers
@@ -55,11 +56,12 @@ Handler = Callable[["Room", cmd.Command], Awaitable[Any]]
 
 
 # a room's commands, each with its future (None: nobody waits) and its sender's request id
-_Queue = asyncio.Queue[tuple[cmd.Command, asyncio.Future[Any] | None, str | None]]
+_Queued = tuple[cmd.Command, asyncio.Future[Any] | None, str | None]
+_Queue = CommandQueue[_Queued]
 
 
 def _post(queue: _Queue, command: cmd.Command) -> None:
-    queue.put_nowait((command, None, logs.REQUEST_ID.get()))
+    queue.put((command, None, logs.REQUEST_ID.get()))
 
 
 class Room:
@@ -94,15 +96,15 @@ class Room:
         self.book = DeadlineBook(game.absence, self.absences)
         self.audience = Audience(seq, seq_reserved)
         self.bot_rng = Rng.from_seed(int.from_bytes(room_id.encode()[:8].ljust(8, b"\0"), "big"))
-        self._queue: _Queue = asyncio.Queue()
+        self._queue: _Queue = CommandQueue()
         # the timers post to the queue, not through the room: a room its manager dropped then
         # holds no cycle (room -> timers -> bound method -> room), so reference counting frees
         # it at once instead of leaving it for the collector's full pass (server/collector.py)
         self.timers = Timers(clock, functools.partial(_post, self._queue), bot_delay)
         self._task: asyncio.Task[None] | None = None
         self._command: cmd.Command | None = None  # the one being handled, for its log lines
-        self._idle = asyncio.Event()  # set while no command is being handled
-        self._idle.set()
+        self._busy = False  # a command is being handled
+        self._idle: asyncio.Future[None] | None = None  # hold() waits on it for that command
         self._holding: asyncio.Future[None] | None = None  # set: take no next command (hold)
         self.counts = DETACHED.for_game(game.id)
         self.metrics = DETACHED  # the server's, once the manager holds the room (attach)
@@ -127,15 +129,16 @@ class Room:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
-        while not self._queue.empty():  # nobody will handle these: their callers learn it
-            _, future, _ = self._queue.get_nowait()
-            self._queue.task_done()
+        items = self._queue.items
+        while items:  # nobody will handle these: their callers learn it
+            _, future, _ = items.popleft()
+            self._queue.done()
             if future is not None and not future.done():
                 future.set_exception(RoomError("room_moving"))
 
     def submit(self, command: cmd.Command) -> asyncio.Future[Any]:
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait((command, future, logs.REQUEST_ID.get()))
+        self._queue.put((command, future, logs.REQUEST_ID.get()))
         return future
 
     def post(self, command: cmd.Command) -> None:
@@ -154,19 +157,29 @@ class Room:
         until ``stop`` answers them ``room_moving``): a room let go on purpose is stopped
         between two commands, never in the middle of one (a start whose match row is stored
         but not yet its room's status)."""
+        loop = asyncio.get_running_loop()
         if self._holding is None:
-            self._holding = asyncio.get_running_loop().create_future()
-        await self._idle.wait()
+            self._holding = loop.create_future()
+        if self._busy:
+            if self._idle is None:
+                self._idle = loop.create_future()
+            await asyncio.shield(self._idle)
 
     async def _run(self, handler: Handler) -> None:
         logs.ROOM_ID.set(self.room_id)  # this task's context: every line it logs names the room
         logs.SEAT.set(self._seat_now)  # resolved only when a line is written: nothing per command
+        queue = self._queue
+        items = queue.items
         while True:
             if self._holding is not None:
                 await self._holding  # until stop() cancels it: the queue waits for stop()
-            command, future, request_id = await self._queue.get()
+            if not items:
+                await queue.wait()
+                if self._holding is not None:
+                    continue  # held while it slept: the command stays queued for stop()
+            command, future, request_id = items.popleft()
             self._command = command
-            self._idle.clear()
+            self._busy = True
             logs.REQUEST_ID.set(request_id)
             try:
                 result = await handler(self, command)
@@ -193,8 +206,13 @@ class Room:
                 if future is not None and not future.done():
                     future.set_result(result)
             finally:
-                self._idle.set()
-                self._queue.task_done()
+                self._busy = False
+                idle = self._idle
+                if idle is not None:
+                    self._idle = None
+                    if not idle.done():
+                        idle.set_result(None)
+                queue.done()
 
     def _seat_now(self) -> str | None:
         return None if self._command is None else self.seat_named_by(self._command)
