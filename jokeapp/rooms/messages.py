@@ -69,12 +69,16 @@ def room_info(room: Room) -> p.RoomInfo:
     )
 
 
-def pending_info(room: Room) -> list[p.PendingInfo]:
+def pending_info(room: Room, deadlines: list[float | None] | None = None) -> list[p.PendingInfo]:
+    """The open decisions with their deadlines (``deadlines``: the book's, already worked out
+    for this update)."""
     if room.match is None or not room.series.playing:
         return []
+    book = room.book
+    if deadlines is None:
+        deadlines = book.deadlines(room.members.seats)
     out = []
-    for decision in room.book.decisions:
-        when = room.book.deadline(decision, room.members.seats.get(decision.player))
+    for decision, when in zip(book.decisions, deadlines, strict=True):
         out.append(
             p.PendingInfo(
                 player=decision.player,
@@ -127,8 +131,10 @@ def publish(
     actor: str | None = None,
     auto: bool = False,
     ack: tuple[str, int] | None = None,
+    deadlines: list[float | None] | None = None,
 ) -> None:
-    """Takes the next update number and sends it to everyone, filtered per viewer."""
+    """Takes the next update number and sends it to everyone, filtered per viewer;
+    ``deadlines``: the book's ``deadlines`` of now, if the caller worked them out."""
     audience = room.audience
     seq = audience.next_seq()
     away = room.away_players()
@@ -137,7 +143,7 @@ def publish(
     if room_changed:
         audience.away_sent = away
     info = room_info(room) if room_changed else None
-    pending = pending_info(room)
+    pending = pending_info(room, deadlines)
     viewer_of = room.members.viewer_of
     # every open connection with its viewer, once (a send may not change who is here)
     reached = [(key, conn, viewer_of(key)) for key, conn in audience]

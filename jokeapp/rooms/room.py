@@ -30,7 +30,7 @@ from jokeapp.rooms import commands as cmd
 from jokeapp.rooms.absence import Absences
 from jokeapp.rooms.audience import Audience
 from jokeapp.rooms.clock import Clock
-from jokeapp.rooms.deadlines import DeadlineBook
+from jokeapp.rooms.deadlines import DeadlineBook, earliest
 from jokeapp.rooms.errors import RoomError
 from jokeapp.rooms.match import LoggedStep, Match
 from jokeapp.rooms.members import Members, Seat, token_key
@@ -397,8 +397,10 @@ class Room:
 
     # ------------------------------------------------------------ the clocks
 
-    def schedule(self) -> None:
-        """Re-arms the room's deadline timer, the next end of a grace and the bots' moves."""
+    def schedule(self, deadlines: list[float | None] | None = None) -> None:
+        """Re-arms the room's deadline timer, the next end of a grace and the bots' moves;
+        ``deadlines``: the book's ``deadlines`` of now, when the update just sent worked them
+        out (so they are worked out once)."""
         if not self.series.playing:
             self.timers.cancel()
             return
@@ -407,7 +409,9 @@ class Room:
         for d in self.book.decisions:
             if self.members.is_bot(d.player):
                 starts[d.player] = min(starts.get(d.player, d.since), d.since)
-        self.timers.arm(self.book.next_deadline(seats), self._next_grace_end(), starts)
+        if deadlines is None:
+            deadlines = self.book.deadlines(seats)
+        self.timers.arm(earliest(deadlines), self._next_grace_end(), starts)
 
     def _next_grace_end(self) -> float | None:
         """When the next disconnected seat's grace ends, so its ``away`` goes out then."""
