@@ -51,6 +51,7 @@ SNAPSHOT_EVERY = 50  # actions between two stored state snapshots
 SEQ_RESERVE = 100
 # The most update numbers one command takes (a timeout: its step, then an AFK offer).
 SEQ_PER_COMMAND = 3
+NOBODY: frozenset[str] = frozenset()  # nobody away
 
 Handler = Callable[["Room", cmd.Command], Awaitable[Any]]
 
@@ -282,7 +283,17 @@ class Room:
         at = seat.disconnected_at
         return grace is not None and at is not None and self.clock.now() >= at + grace
 
+    def everyone_here(self) -> bool:
+        """Every seat is a bot or connected: nobody is away and no grace runs (``is_away``
+        needs a seat that is not connected), which is almost always so while people play."""
+        for seat in self.members.seats.values():
+            if not seat.connected and seat.bot_policy is None:
+                return False
+        return True
+
     def away_players(self) -> frozenset[str]:
+        if self.everyone_here():
+            return NOBODY
         return frozenset(p for p, seat in self.members.seats.items() if self.is_away(seat))
 
     def view_for(self, viewer: str | None) -> dict[str, Any] | None:
@@ -416,7 +427,7 @@ class Room:
     def _next_grace_end(self) -> float | None:
         """When the next disconnected seat's grace ends, so its ``away`` goes out then."""
         grace = self.book.policy.grace
-        if grace is None:
+        if grace is None or self.everyone_here():
             return None
         ends = [
             seat.disconnected_at + grace

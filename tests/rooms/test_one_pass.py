@@ -49,3 +49,27 @@ async def test_an_action_works_each_deadline_out_once(
         sent = [p["deadline"] for p in conns[0].last("update")["pending"]]
         assert room.timers._deadline_at is not None
         assert min(d for d in sent if d is not None) == int(room.timers._deadline_at * 1000)
+
+
+async def test_nobody_away_is_known_without_asking_each_seat(
+    manager: RoomManager, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    room, tokens, conns = await seated_room(manager, "race", 3)
+    await confirm_all(room, conns)
+    calls = _counting(monkeypatch, Room, "is_away")
+    await _act(room, conns, tokens)
+    assert calls[0] == 0
+    assert room.away_players() == frozenset()
+
+
+async def test_a_disconnected_seat_is_still_asked_and_shown_away(
+    manager: RoomManager, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    room, tokens, conns = await seated_room(manager, "race", 3)
+    await confirm_all(room, conns)
+    await room.call(cmd.Disconnect(conns[2]))
+    calls = _counting(monkeypatch, Room, "is_away")
+    assert room.away_players() == frozenset()  # race has no grace: not yet away
+    assert calls[0] > 0  # a seat not connected is asked
+    room.members.seats["p3"].timed_out_while_away()  # the timeout rule played for them
+    assert room.away_players() == frozenset({"p3"})
