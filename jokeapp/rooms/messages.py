@@ -9,7 +9,7 @@ from typing import Any
 import msgspec
 
 from jokeapp.core.bots import offered_levels
-from jokeapp.core.contract import Event, Game, redacted
+from jokeapp.core.contract import Event, Game, ViewParts, redacted
 from jokeapp.rooms.commands import Connection
 from jokeapp.rooms.members import Seat
 from jokeapp.rooms.room import Room
@@ -147,8 +147,18 @@ def publish(
     viewer_of = room.members.viewer_of
     # every open connection with its viewer, once (a send may not change who is here)
     reached = [(key, conn, viewer_of(key)) for key, conn in audience]
-    # every viewer's view at once, each sent as a patch of the one it holds (or whole)
-    views = audience.views.update(room.views_for(dict.fromkeys([v for _, _, v in reached])))
+    # every viewer's view at once, each sent as a patch of the one it holds (or whole); the
+    # bots about to move get theirs in the same pass (their own keys over the same public
+    # part), kept for their moves (Room.bot_view)
+    viewers = dict.fromkeys([v for _, _, v in reached])
+    bots = room.deciding_bots()
+    if bots:
+        shown = room.views_for([*viewers, *(b for b in bots if b not in viewers)])
+        room.keep_bot_views(ViewParts(shown.public, {b: shown.own[b] for b in bots}))
+        shown = ViewParts(shown.public, {v: shown.own[v] for v in viewers})
+    else:
+        shown = room.views_for(viewers)
+    views = audience.views.update(shown)
     game = room.game
     events = events or []
     per_viewer: dict[str | None, p.UpdateMessage] = {}

@@ -109,6 +109,9 @@ class Room:
         self._holding: asyncio.Future[None] | None = None  # set: take no next command (hold)
         self.counts = DETACHED.for_game(game.id)
         self.metrics = DETACHED  # the server's, once the manager holds the room (attach)
+        # the views the last update built for the bots about to move: (match, its steps then,
+        # the parts), so a bot's move builds no view of its own (keep_bot_views, bot_view)
+        self._bot_views: tuple[Match, int, ViewParts] | None = None
 
     def attach(self, metrics: Metrics) -> None:
         """Counts into ``metrics`` (the server's) from now on."""
@@ -307,6 +310,28 @@ class Room:
         if match is None:
             return ViewParts({}, dict.fromkeys(viewers))
         return view_parts(self.game, match.state, viewers)
+
+    def deciding_bots(self) -> list[str]:
+        """The bots with an open decision: the seats whose view their next move reads."""
+        members = self.members
+        if not self.series.playing or not members.has_bots():
+            return []
+        return [d.player for d in self.book.decisions if members.is_bot(d.player)]
+
+    def keep_bot_views(self, parts: ViewParts) -> None:
+        """Keeps the views of ``parts`` (built for the state now) for the bots' next moves."""
+        match = self.series.match
+        self._bot_views = None if match is None else (match, match.steps, parts)
+
+    def bot_view(self, player: str) -> dict[str, Any] | None:
+        """``player``'s view of the state now, as the last update built it; None when it did
+        not (not a deciding bot then) or the match moved on since (a step, a reload)."""
+        kept = self._bot_views
+        match = self.series.match
+        if kept is None or kept[0] is not match or match is None or kept[1] != match.steps:
+            return None
+        parts = kept[2]
+        return parts.view(player) if player in parts.own else None
 
     def kick_action(self) -> Mapping[str, Any] | None:
         return self.book.policy.kick_action

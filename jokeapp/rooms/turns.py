@@ -210,7 +210,8 @@ async def bot_move(room: Room, player: str) -> None:
     action: Any = None
     try:
         policy = room.game.bots[seat.bot_policy]
-        knowledge = room.match.knowledge(player)  # never the state: bots cannot peek
+        # never the state: bots cannot peek; the view the last update built for this seat
+        knowledge = room.match.knowledge(player, room.bot_view(player))
         if decides_quickly(policy):  # no search: the hop to a thread would cost more
             action = policy(knowledge, room.bot_rng, bot_budget())
         else:
