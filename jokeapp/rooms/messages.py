@@ -198,7 +198,13 @@ def publish(
                 outgoing[id(message)] = (message, [conn])
             else:
                 found[1].append(conn)
-    # each message to all its connections one after the other (a socket encodes it once then)
+    # each message to all its connections one after the other (a socket encodes it once then);
+    # the one the acting player's copy adds its ``ack`` to goes last, just before that copy,
+    # whose encoding is then spliced from it (protocol.encode_acked)
+    if acked is not None:
+        base = outgoing.pop(id(per_viewer[viewer_of(ack[0])]), None) if ack is not None else None
+        if base is not None:
+            outgoing[id(base[0])] = base
     for message, conns in outgoing.values():
         for conn in conns:
             conn.send(message)
