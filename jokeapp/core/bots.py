@@ -104,10 +104,17 @@ def offered_levels(bots: Mapping[str, Bot]) -> list[str]:
 
 
 def seat_knowledge(
-    game: Game[Any], state: Any, player: str, events: Sequence[Event]
+    game: Game[Any],
+    state: Any,
+    player: str,
+    events: Sequence[Event],
+    view: Mapping[str, Any] | None = None,
 ) -> SeatKnowledge:
-    """The knowledge of ``player``'s seat; ``events`` are this seat's copies (see SeatLog)."""
-    view = game.view(state, player)
+    """The knowledge of ``player``'s seat; ``events`` are this seat's copies (see SeatLog);
+    ``view``: ``game.view(state, player)`` when the caller has it already (a room keeps the
+    view its last update built for a bot's seat)."""
+    if view is None:
+        view = game.view(state, player)
     return SeatKnowledge(player, view, events, tuple(game.legal_actions_from_view(view, player)))
 
 

@@ -73,6 +73,13 @@ class DeadlineBook:
             return max(decision.since, grace_end if due is None else min(due, grace_end))
         return due
 
+    def deadlines(self, seats: Mapping[str, Seat]) -> list[float | None]:
+        """Every open decision's deadline, in the order of ``decisions``: worked out once per
+        update, for the pending deadlines it sends and the timer armed after it
+        (``messages.pending_info`` and ``Room.schedule`` take this list)."""
+        deadline = self.deadline
+        return [deadline(d, seats.get(d.player)) for d in self.decisions]
+
     def due(self, seats: Mapping[str, Seat], now: float) -> Decision | None:
         """The first open decision whose deadline has passed."""
         for decision in self.decisions:
@@ -82,6 +89,10 @@ class DeadlineBook:
         return None
 
     def next_deadline(self, seats: Mapping[str, Seat]) -> float | None:
-        times = [self.deadline(d, seats.get(d.player)) for d in self.decisions]
-        known = [t for t in times if t is not None]
-        return min(known) if known else None
+        return earliest(self.deadlines(seats))
+
+
+def earliest(deadlines: Sequence[float | None]) -> float | None:
+    """The first of ``deadlines`` (None: no decision has one)."""
+    known = [t for t in deadlines if t is not None]
+    return min(known) if known else None

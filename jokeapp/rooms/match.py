@@ -131,11 +131,12 @@ class Match:
             self._seen[player] = (copies, len(self.events))
         return copies
 
-    def knowledge(self, player: str) -> SeatKnowledge:
+    def knowledge(self, player: str, view: Mapping[str, Any] | None = None) -> SeatKnowledge:
         """What ``player``'s seat knows now, for a bot: a copy that later steps leave alone.
-        A seat left out by ``remember_only`` knows the view alone, without the events."""
+        A seat left out by ``remember_only`` knows the view alone, without the events.
+        ``view``: the seat's view of the state now, if already built (``Room.bot_view``)."""
         copies = self._catch_up(player) if player in self._seen or self.remembers is None else []
-        return seat_knowledge(self.game, self.state, player, tuple(copies))
+        return seat_knowledge(self.game, self.state, player, tuple(copies), view)
 
     def record(self, log: Sequence[LoggedStep]) -> dict[str, Any]:
         """The DESIGN.md record, re-computed from the seed and the log."""

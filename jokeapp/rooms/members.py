@@ -113,6 +113,9 @@ class Members:
     def bot_players(self) -> list[str]:
         return [player for player, seat in self.seats.items() if seat.bot]
 
+    def has_bots(self) -> bool:
+        return any(seat.bot_policy is not None for seat in self.seats.values())
+
     def is_bot(self, player: str) -> bool:
         seat = self.seats.get(player)
         return seat is not None and seat.bot

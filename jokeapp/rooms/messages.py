@@ -9,7 +9,7 @@ from typing import Any
 import msgspec
 
 from jokeapp.core.bots import offered_levels
-from jokeapp.core.contract import Event, Game, redacted
+from jokeapp.core.contract import Event, Game, ViewParts, redacted
 from jokeapp.rooms.commands import Connection
 from jokeapp.rooms.members import Seat
 from jokeapp.rooms.room import Room
@@ -69,12 +69,16 @@ def room_info(room: Room) -> p.RoomInfo:
     )
 
 
-def pending_info(room: Room) -> list[p.PendingInfo]:
+def pending_info(room: Room, deadlines: list[float | None] | None = None) -> list[p.PendingInfo]:
+    """The open decisions with their deadlines (``deadlines``: the book's, already worked out
+    for this update)."""
     if room.match is None or not room.series.playing:
         return []
+    book = room.book
+    if deadlines is None:
+        deadlines = book.deadlines(room.members.seats)
     out = []
-    for decision in room.book.decisions:
-        when = room.book.deadline(decision, room.members.seats.get(decision.player))
+    for decision, when in zip(book.decisions, deadlines, strict=True):
         out.append(
             p.PendingInfo(
                 player=decision.player,
@@ -127,8 +131,10 @@ def publish(
     actor: str | None = None,
     auto: bool = False,
     ack: tuple[str, int] | None = None,
+    deadlines: list[float | None] | None = None,
 ) -> None:
-    """Takes the next update number and sends it to everyone, filtered per viewer."""
+    """Takes the next update number and sends it to everyone, filtered per viewer;
+    ``deadlines``: the book's ``deadlines`` of now, if the caller worked them out."""
     audience = room.audience
     seq = audience.next_seq()
     away = room.away_players()
@@ -137,12 +143,22 @@ def publish(
     if room_changed:
         audience.away_sent = away
     info = room_info(room) if room_changed else None
-    pending = pending_info(room)
+    pending = pending_info(room, deadlines)
     viewer_of = room.members.viewer_of
     # every open connection with its viewer, once (a send may not change who is here)
     reached = [(key, conn, viewer_of(key)) for key, conn in audience]
-    # every viewer's view at once, each sent as a patch of the one it holds (or whole)
-    views = audience.views.update(room.views_for(dict.fromkeys([v for _, _, v in reached])))
+    # every viewer's view at once, each sent as a patch of the one it holds (or whole); the
+    # bots about to move get theirs in the same pass (their own keys over the same public
+    # part), kept for their moves (Room.bot_view)
+    viewers = dict.fromkeys([v for _, _, v in reached])
+    bots = room.deciding_bots()
+    if bots:
+        shown = room.views_for([*viewers, *(b for b in bots if b not in viewers)])
+        room.keep_bot_views(ViewParts(shown.public, {b: shown.own[b] for b in bots}))
+        shown = ViewParts(shown.public, {v: shown.own[v] for v in viewers})
+    else:
+        shown = room.views_for(viewers)
+    views = audience.views.update(shown)
     game = room.game
     events = events or []
     per_viewer: dict[str | None, p.UpdateMessage] = {}
@@ -182,7 +198,13 @@ def publish(
                 outgoing[id(message)] = (message, [conn])
             else:
                 found[1].append(conn)
-    # each message to all its connections one after the other (a socket encodes it once then)
+    # each message to all its connections one after the other (a socket encodes it once then);
+    # the one the acting player's copy adds its ``ack`` to goes last, just before that copy,
+    # whose encoding is then spliced from it (protocol.encode_acked)
+    if acked is not None:
+        base = outgoing.pop(id(per_viewer[viewer_of(ack[0])]), None) if ack is not None else None
+        if base is not None:
+            outgoing[id(base[0])] = base
     for message, conns in outgoing.values():
         for conn in conns:
             conn.send(message)

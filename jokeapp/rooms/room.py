@@ -30,10 +30,11 @@ from jokeapp.rooms import commands as cmd
 from jokeapp.rooms.absence import Absences
 from jokeapp.rooms.audience import Audience
 from jokeapp.rooms.clock import Clock
-from jokeapp.rooms.deadlines import DeadlineBook
+from jokeapp.rooms.deadlines import DeadlineBook, earliest
 from jokeapp.rooms.errors import RoomError
 from jokeapp.rooms.match import LoggedStep, Match
 from jokeapp.rooms.members import Members, Seat, token_key
+from jokeapp.rooms.queue import CommandQueue
 from jokeapp.rooms.series import Series
 from jokeapp.rooms.status import RoomStatus
 from jokeapp.rooms.timers import Timers
@@ -50,16 +51,18 @@ SNAPSHOT_EVERY = 50  # actions between two stored state snapshots
 SEQ_RESERVE = 100
 # The most update numbers one command takes (a timeout: its step, then an AFK offer).
 SEQ_PER_COMMAND = 3
+NOBODY: frozenset[str] = frozenset()  # nobody away
 
 Handler = Callable[["Room", cmd.Command], Awaitable[Any]]
 
 
 # a room's commands, each with its future (None: nobody waits) and its sender's request id
-_Queue = asyncio.Queue[tuple[cmd.Command, asyncio.Future[Any] | None, str | None]]
+_Queued = tuple[cmd.Command, asyncio.Future[Any] | None, str | None]
+_Queue = CommandQueue[_Queued]
 
 
 def _post(queue: _Queue, command: cmd.Command) -> None:
-    queue.put_nowait((command, None, logs.REQUEST_ID.get()))
+    queue.put((command, None, logs.REQUEST_ID.get()))
 
 
 class Room:
@@ -94,18 +97,21 @@ class Room:
         self.book = DeadlineBook(game.absence, self.absences)
         self.audience = Audience(seq, seq_reserved)
         self.bot_rng = Rng.from_seed(int.from_bytes(room_id.encode()[:8].ljust(8, b"\0"), "big"))
-        self._queue: _Queue = asyncio.Queue()
+        self._queue: _Queue = CommandQueue()
         # the timers post to the queue, not through the room: a room its manager dropped then
         # holds no cycle (room -> timers -> bound method -> room), so reference counting frees
         # it at once instead of leaving it for the collector's full pass (server/collector.py)
         self.timers = Timers(clock, functools.partial(_post, self._queue), bot_delay)
         self._task: asyncio.Task[None] | None = None
         self._command: cmd.Command | None = None  # the one being handled, for its log lines
-        self._idle = asyncio.Event()  # set while no command is being handled
-        self._idle.set()
+        self._busy = False  # a command is being handled
+        self._idle: asyncio.Future[None] | None = None  # hold() waits on it for that command
         self._holding: asyncio.Future[None] | None = None  # set: take no next command (hold)
         self.counts = DETACHED.for_game(game.id)
         self.metrics = DETACHED  # the server's, once the manager holds the room (attach)
+        # the views the last update built for the bots about to move: (match, its steps then,
+        # the parts), so a bot's move builds no view of its own (keep_bot_views, bot_view)
+        self._bot_views: tuple[Match, int, ViewParts] | None = None
 
     def attach(self, metrics: Metrics) -> None:
         """Counts into ``metrics`` (the server's) from now on."""
@@ -127,15 +133,16 @@ class Room:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
-        while not self._queue.empty():  # nobody will handle these: their callers learn it
-            _, future, _ = self._queue.get_nowait()
-            self._queue.task_done()
+        items = self._queue.items
+        while items:  # nobody will handle these: their callers learn it
+            _, future, _ = items.popleft()
+            self._queue.done()
             if future is not None and not future.done():
                 future.set_exception(RoomError("room_moving"))
 
     def submit(self, command: cmd.Command) -> asyncio.Future[Any]:
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait((command, future, logs.REQUEST_ID.get()))
+        self._queue.put((command, future, logs.REQUEST_ID.get()))
         return future
 
     def post(self, command: cmd.Command) -> None:
@@ -154,19 +161,29 @@ class Room:
         until ``stop`` answers them ``room_moving``): a room let go on purpose is stopped
         between two commands, never in the middle of one (a start whose match row is stored
         but not yet its room's status)."""
+        loop = asyncio.get_running_loop()
         if self._holding is None:
-            self._holding = asyncio.get_running_loop().create_future()
-        await self._idle.wait()
+            self._holding = loop.create_future()
+        if self._busy:
+            if self._idle is None:
+                self._idle = loop.create_future()
+            await asyncio.shield(self._idle)
 
     async def _run(self, handler: Handler) -> None:
         logs.ROOM_ID.set(self.room_id)  # this task's context: every line it logs names the room
         logs.SEAT.set(self._seat_now)  # resolved only when a line is written: nothing per command
+        queue = self._queue
+        items = queue.items
         while True:
             if self._holding is not None:
                 await self._holding  # until stop() cancels it: the queue waits for stop()
-            command, future, request_id = await self._queue.get()
+            if not items:
+                await queue.wait()
+                if self._holding is not None:
+                    continue  # held while it slept: the command stays queued for stop()
+            command, future, request_id = items.popleft()
             self._command = command
-            self._idle.clear()
+            self._busy = True
             logs.REQUEST_ID.set(request_id)
             try:
                 result = await handler(self, command)
@@ -193,8 +210,13 @@ class Room:
                 if future is not None and not future.done():
                     future.set_result(result)
             finally:
-                self._idle.set()
-                self._queue.task_done()
+                self._busy = False
+                idle = self._idle
+                if idle is not None:
+                    self._idle = None
+                    if not idle.done():
+                        idle.set_result(None)
+                queue.done()
 
     def _seat_now(self) -> str | None:
         return None if self._command is None else self.seat_named_by(self._command)
@@ -264,7 +286,17 @@ class Room:
         at = seat.disconnected_at
         return grace is not None and at is not None and self.clock.now() >= at + grace
 
+    def everyone_here(self) -> bool:
+        """Every seat is a bot or connected: nobody is away and no grace runs (``is_away``
+        needs a seat that is not connected), which is almost always so while people play."""
+        for seat in self.members.seats.values():
+            if not seat.connected and seat.bot_policy is None:
+                return False
+        return True
+
     def away_players(self) -> frozenset[str]:
+        if self.everyone_here():
+            return NOBODY
         return frozenset(p for p, seat in self.members.seats.items() if self.is_away(seat))
 
     def view_for(self, viewer: str | None) -> dict[str, Any] | None:
@@ -278,6 +310,28 @@ class Room:
         if match is None:
             return ViewParts({}, dict.fromkeys(viewers))
         return view_parts(self.game, match.state, viewers)
+
+    def deciding_bots(self) -> list[str]:
+        """The bots with an open decision: the seats whose view their next move reads."""
+        members = self.members
+        if not self.series.playing or not members.has_bots():
+            return []
+        return [d.player for d in self.book.decisions if members.is_bot(d.player)]
+
+    def keep_bot_views(self, parts: ViewParts) -> None:
+        """Keeps the views of ``parts`` (built for the state now) for the bots' next moves."""
+        match = self.series.match
+        self._bot_views = None if match is None else (match, match.steps, parts)
+
+    def bot_view(self, player: str) -> dict[str, Any] | None:
+        """``player``'s view of the state now, as the last update built it; None when it did
+        not (not a deciding bot then) or the match moved on since (a step, a reload)."""
+        kept = self._bot_views
+        match = self.series.match
+        if kept is None or kept[0] is not match or match is None or kept[1] != match.steps:
+            return None
+        parts = kept[2]
+        return parts.view(player) if player in parts.own else None
 
     def kick_action(self) -> Mapping[str, Any] | None:
         return self.book.policy.kick_action
@@ -379,8 +433,10 @@ class Room:
 
     # ------------------------------------------------------------ the clocks
 
-    def schedule(self) -> None:
-        """Re-arms the room's deadline timer, the next end of a grace and the bots' moves."""
+    def schedule(self, deadlines: list[float | None] | None = None) -> None:
+        """Re-arms the room's deadline timer, the next end of a grace and the bots' moves;
+        ``deadlines``: the book's ``deadlines`` of now, when the update just sent worked them
+        out (so they are worked out once)."""
         if not self.series.playing:
             self.timers.cancel()
             return
@@ -389,12 +445,14 @@ class Room:
         for d in self.book.decisions:
             if self.members.is_bot(d.player):
                 starts[d.player] = min(starts.get(d.player, d.since), d.since)
-        self.timers.arm(self.book.next_deadline(seats), self._next_grace_end(), starts)
+        if deadlines is None:
+            deadlines = self.book.deadlines(seats)
+        self.timers.arm(earliest(deadlines), self._next_grace_end(), starts)
 
     def _next_grace_end(self) -> float | None:
         """When the next disconnected seat's grace ends, so its ``away`` goes out then."""
         grace = self.book.policy.grace
-        if grace is None:
+        if grace is None or self.everyone_here():
             return None
         ends = [
             seat.disconnected_at + grace

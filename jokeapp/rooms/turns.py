@@ -125,6 +125,8 @@ async def _apply(
         return False
     counts = room.counts
     ack = (key, client_seq) if key is not None and client_seq is not None else None
+    # worked out once: the pending deadlines sent and the timer armed after them
+    deadlines = room.book.deadlines(room.members.seats) if room.series.playing else None
     publish(
         room,
         events,
@@ -132,11 +134,12 @@ async def _apply(
         actor=player,
         auto=auto,
         ack=ack,
+        deadlines=deadlines,
     )
     counts.accepted.inc()
     if received:
         counts.action_seconds.observe(time.perf_counter() - received)
-    room.schedule()
+    room.schedule(deadlines)
     return True
 
 
@@ -207,7 +210,8 @@ async def bot_move(room: Room, player: str) -> None:
     action: Any = None
     try:
         policy = room.game.bots[seat.bot_policy]
-        knowledge = room.match.knowledge(player)  # never the state: bots cannot peek
+        # never the state: bots cannot peek; the view the last update built for this seat
+        knowledge = room.match.knowledge(player, room.bot_view(player))
         if decides_quickly(policy):  # no search: the hop to a thread would cost more
             action = policy(knowledge, room.bot_rng, bot_budget())
         else:

@@ -64,12 +64,34 @@ def _encoded(message: p.ServerMessage) -> tuple[bytes, bytes]:
     object to every connection that sees it alike (rooms.messages.publish), one after the
     other: encoded and framed once for all."""
     global _last_encoded
-    if _last_encoded[0] is message:
+    last = _last_encoded[0]
+    if last is message:
         return _last_encoded[1], _last_encoded[2]
-    payload = p.encode(message)
+    if type(message) is p.UpdateMessage and message.ack is not None and _acks(message, last):
+        assert isinstance(last, p.UpdateMessage)
+        payload = p.encode_acked(_last_encoded[1], last, message.ack)
+    else:
+        payload = p.encode(message)
     framed = frame(payload)
     _last_encoded = (message, payload, framed)  # holding it: its id cannot be reused meanwhile
     return payload, framed
+
+
+def _acks(message: p.UpdateMessage, last: object) -> bool:
+    """``message`` is ``last`` with an ``ack`` (publish's ``replace``: the very same parts), so
+    its encoding is spliced from ``last``'s (protocol.encode_acked)."""
+    return (
+        type(last) is p.UpdateMessage
+        and last.ack is None
+        and last.seq == message.seq
+        and last.events is message.events
+        and last.pending is message.pending
+        and last.view is message.view
+        and last.room is message.room
+        and last.patch is message.patch
+        and last.actor == message.actor
+        and last.auto == message.auto
+    )
 
 
 class _Resume:

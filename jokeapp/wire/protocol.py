@@ -356,6 +356,23 @@ def encode(message: msgspec.Struct | dict[str, Any]) -> bytes:
     return _encoder.encode(message)
 
 
+def encode_acked(payload: bytes, message: UpdateMessage, ack: int) -> bytes:
+    """``encode(replace(message, ack=ack))`` spliced from ``payload``, ``message``'s own
+    encoding (its ``ack`` None): the acting player's copy of an update that others see alike
+    is not encoded a second time. ``ack`` comes after ``room`` and before ``actor``, ``auto``
+    and ``patch``, so only those are encoded again (usually a short patch or none)."""
+    tail = b"}"
+    if message.patch is not None:
+        tail = b',"patch":' + _encoder.encode(message.patch) + tail
+    if message.auto:
+        tail = b',"auto":true' + tail
+    if message.actor is not None:
+        tail = b',"actor":' + _encoder.encode(message.actor) + tail
+    if message.ack is not None or not payload.endswith(tail):  # not its encoding: in full
+        return encode(msgspec.structs.replace(message, ack=ack))
+    return b'%b,"ack":%d%b' % (payload[: len(payload) - len(tail)], ack, tail)
+
+
 SCHEMA_TYPES: tuple[Any, ...] = (
     ClientMessage,
     ServerMessage,

@@ -93,6 +93,21 @@ def test_profile_shares_come_from_the_collapsed_stacks() -> None:
     )
 
 
+def test_the_profile_s_encoding_stage_counts_the_spliced_ack_too() -> None:
+    from jokeapp.bench.profile import STAGES
+
+    publish = "publish (jokeapp/rooms/messages.py)"
+    raw = "\n".join([
+        f"process 1:\"python\";Room._run (jokeapp/rooms/room.py);{publish};"
+        "WsConnection.send (jokeapp/server/ws.py);encode (jokeapp/wire/protocol.py) 2",
+        f"process 1:\"python\";Room._run (jokeapp/rooms/room.py);{publish};"
+        "WsConnection.send (jokeapp/server/ws.py);encode_acked (jokeapp/wire/protocol.py) 1",
+    ])  # fmt: skip
+    _, _, _, stages = aggregate(raw)
+    encoding = next(name for name, _ in STAGES if name.strip().startswith("encoding"))
+    assert stages[encoding] == 3
+
+
 def test_the_memory_tool_counts_what_idle_rooms_hold_mid_match() -> None:
     row = asyncio.run(measure(rooms=3, steps=5))
     assert row["rooms"] == 3 and row["steps"] >= 5  # every room played, then idles
