@@ -162,6 +162,27 @@ async def test_an_owner_that_renews_keeps_its_room(nodes: list[ClusterNode]) -> 
     assert found == Remote("a", "http://node-a.invalid")  # b forwards to a
 
 
+async def test_each_node_spaces_its_commits_by_the_number_of_live_nodes(
+    nodes: list[ClusterNode],
+) -> None:
+    """Two live nodes: each commits at most half as often as one would (the cluster in all no
+    more often than one process); once the other leaves, a node alone keeps the store's own
+    spacing. The number comes with the renewal, which announces the node too."""
+    a, b = nodes
+    base = a.base_spacing
+    await a.renew_once()
+    assert a.live_nodes == 2
+    assert set(await a.leases.nodes()) == {"a", "b"}
+    if base is not None:  # a SQL store (the memory store has no commits to space)
+        assert getattr(a.store, "commit_spacing") == base * 2  # noqa: B009
+    await b.hand_over()  # b leaves the cluster: its address is withdrawn
+    await a.renew_once()
+    assert a.live_nodes == 1
+    assert set(await a.leases.nodes()) == {"a"}
+    if base is not None:
+        assert getattr(a.store, "commit_spacing") == base  # noqa: B009
+
+
 async def test_a_taken_over_room_fires_a_deadline_that_passed_while_nobody_owned_it(
     nodes: list[ClusterNode],
 ) -> None:
