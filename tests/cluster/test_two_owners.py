@@ -183,6 +183,26 @@ async def test_each_node_spaces_its_commits_by_the_number_of_live_nodes(
         assert getattr(a.store, "commit_spacing") == base  # noqa: B009
 
 
+async def test_a_dead_node_leaves_the_count_once_its_announcement_ends(
+    nodes: list[ClusterNode], redis_prefix: str
+) -> None:
+    """A node killed (no withdrawal) counts as live until its announcement's time to live ends;
+    then nobody spaces commits for it and it is no longer listed."""
+    a, _ = nodes
+    dead = Leases.connect(REDIS_URL, redis_prefix, "c", 0.05)
+    try:
+        assert await dead.announce("http://node-c.invalid") == 3
+    finally:
+        await dead.close()
+
+    async def gone() -> bool:
+        await a.renew_once()
+        return a.live_nodes == 2
+
+    await until(gone)
+    assert set(await a.leases.nodes()) == {"a", "b"}
+
+
 async def test_a_taken_over_room_fires_a_deadline_that_passed_while_nobody_owned_it(
     nodes: list[ClusterNode],
 ) -> None:
