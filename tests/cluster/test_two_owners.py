@@ -169,6 +169,8 @@ async def test_each_node_spaces_its_commits_by_the_number_of_live_nodes(
     more often than one process); once the other leaves, a node alone keeps the store's own
     spacing. The number comes with the renewal, which announces the node too."""
     a, b = nodes
+    leases_outlive_the_test(a, b)  # b's announcement must not end by chance meanwhile
+    await b.renew_once()
     base = a.base_spacing
     await a.renew_once()
     assert a.live_nodes == 2
@@ -188,7 +190,9 @@ async def test_a_dead_node_leaves_the_count_once_its_announcement_ends(
 ) -> None:
     """A node killed (no withdrawal) counts as live until its announcement's time to live ends;
     then nobody spaces commits for it and it is no longer listed."""
-    a, _ = nodes
+    a, b = nodes
+    leases_outlive_the_test(a, b)
+    await b.renew_once()  # b stays live for the test, whatever the machine's pace
     dead = Leases.connect(REDIS_URL, redis_prefix, "c", 0.05)
     try:
         assert await dead.announce("http://node-c.invalid") == 3
