@@ -36,6 +36,7 @@ import contextlib
 import os
 import secrets
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -216,30 +217,94 @@ def measure(
 
 
 def run(args: argparse.Namespace) -> list[dict[str, Any]]:
+    """Every configuration at every pace, in ``args.rounds`` interleaved rounds (the single
+    process, then each cluster, then again…), so that the machine's load drifting over the
+    run weighs on every configuration alike; the rows are combined by ``combine``."""
     args.load_at_start = os.getloadavg()[0]
     started = time.monotonic()
-    rows = []
+    rounds: list[list[dict[str, Any]]] = []
     with own_redis() if args.redis == "own" else contextlib.nullcontext(args.redis) as url:
-        for think in args.paces:
-            for config in configurations(args.nodes, args.routing):
-                began = time.monotonic()
-                try:
-                    row = measure(args, config, think, url)
-                except Exception as exc:  # one failed configuration does not lose the others
-                    print(f"failed {config.label} ({config.routing}): {exc}", file=sys.stderr)
-                    rows.append({"label": config.label, "routing": config.routing,
-                                 "think": think, "failed": f"{type(exc).__name__}: {exc}"})  # fmt: skip
-                    continue
-                rows.append(row)
-                print(
-                    f"measured {config.label} ({config.routing}, think {think:g} s): "
-                    f"{row['actions_per_s']:.0f} actions/s, "
-                    f"{row['server_cpu_ms_per_action']:.3f} ms CPU/action, "
-                    f"{row['lost']} lost, in {time.monotonic() - began:.0f} s",
-                    file=sys.stderr,
-                )
+        for number in range(args.rounds):
+            rows = []
+            for think in args.paces:
+                for config in configurations(args.nodes, args.routing):
+                    began = time.monotonic()
+                    try:
+                        row = measure(args, config, think, url)
+                    except Exception as exc:  # one failed configuration does not lose the others
+                        print(f"failed {config.label} ({config.routing}): {exc}", file=sys.stderr)
+                        rows.append({"label": config.label, "routing": config.routing,
+                                     "think": think, "failed": f"{type(exc).__name__}: {exc}"})  # fmt: skip
+                        continue
+                    rows.append(row)
+                    print(
+                        f"round {number + 1}/{args.rounds}: {config.label} ({config.routing}, "
+                        f"think {think:g} s): {row['actions_per_s']:.0f} actions/s, "
+                        f"{row['server_cpu_ms_per_action']:.3f} ms CPU/action, "
+                        f"{row['pg_transactions_per_action']:.3f} commits/action, "
+                        f"{row['redis_round_trips_per_action']:.4f} Redis/action, "
+                        f"{row['lost']} lost, in {time.monotonic() - began:.0f} s",
+                        file=sys.stderr,
+                    )
+            rounds.append(rows)
     args.minutes = (time.monotonic() - started) / 60
-    return rows
+    return combine(rounds)
+
+
+def _key(row: dict[str, Any]) -> tuple[str, str, float]:
+    return row["label"], row["routing"], row["think"]
+
+
+def combine(rounds: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """One row per configuration from the rounds: each figure's median over the rounds that
+    measured it; the ratio to the single process computed within each round (against that
+    round's own single process) and given as its median, lowest and highest (``ratio``,
+    ``ratio_min``, ``ratio_max``), so the table shows how far the noise reaches; lost and
+    acknowledged actions summed. A configuration that failed in every round stays failed; one
+    that failed in some says in how many (``failed_rounds``)."""
+    order: list[tuple[str, str, float]] = []
+    found: dict[tuple[str, str, float], list[dict[str, Any]]] = {}
+    ratios: dict[tuple[str, str, float], list[float]] = {}
+    for rows in rounds:
+        base = {
+            r["think"]: r["server_cpu_ms_per_action"]
+            for r in rows
+            if r["label"].startswith("one") and "failed" not in r
+        }
+        for r in rows:
+            key = _key(r)
+            if key not in found:
+                order.append(key)
+                found[key] = []
+                ratios[key] = []
+            found[key].append(r)
+            if "failed" not in r and r["think"] in base:
+                ratios[key].append(r["server_cpu_ms_per_action"] / base[r["think"]])
+    combined = []
+    for key in order:
+        measured = [r for r in found[key] if "failed" not in r]
+        if not measured:
+            combined.append(found[key][0])
+            continue
+        row: dict[str, Any] = {}
+        for name, value in measured[0].items():
+            values = [r[name] for r in measured if name in r]
+            numbers = [v for v in values if isinstance(v, int | float) and not isinstance(v, bool)]
+            row[name] = statistics.median(numbers) if len(numbers) == len(values) else value
+        for name in ("lost", "acked", "errors"):
+            row[name] = sum(r[name] for r in measured)
+        row["relayed"] = max(r["relayed"] for r in measured)
+        row["rooms_playing_min"] = min(r["rooms_playing_min"] for r in measured)
+        row["rooms"] = measured[0]["rooms"]
+        row["rounds"] = len(measured)
+        row["failed_rounds"] = len(found[key]) - len(measured)
+        row["cpu_min"] = min(r["server_cpu_ms_per_action"] for r in measured)
+        row["cpu_max"] = max(r["server_cpu_ms_per_action"] for r in measured)
+        if ratios[key]:
+            row["ratio"] = statistics.median(ratios[key])
+            row["ratio_min"], row["ratio_max"] = min(ratios[key]), max(ratios[key])
+        combined.append(row)
+    return combined
 
 
 def _pace(think: float) -> str:
@@ -252,6 +317,7 @@ def command_line(args: argparse.Namespace) -> str:
         f"--rooms {args.rooms}",
         f"--runs {args.runs}",
         f"--seconds {args.seconds:g}",
+        f"--rounds {args.rounds}",
         f"--paces {' '.join(f'{t:g}' for t in args.paces)}",
         f"--nodes {' '.join(map(str, args.nodes))}",
         f"--routing {' '.join(args.routing)}",
@@ -260,11 +326,6 @@ def command_line(args: argparse.Namespace) -> str:
 
 
 def section(args: argparse.Namespace, rows: list[dict[str, Any]]) -> list[str]:
-    base = {
-        r["think"]: r["server_cpu_ms_per_action"]
-        for r in rows
-        if r["label"].startswith("one") and "failed" not in r
-    }
     lines = [
         "## Cluster",
         "",
@@ -288,9 +349,14 @@ def section(args: argparse.Namespace, rows: list[dict[str, Any]]) -> list[str]:
         "(statements, BEGIN, COMMIT) and, in brackets, PostgreSQL's own count of the run "
         "database's transactions (pg_stat_database). "
         "Lost: acknowledged actions missing from the log, of all acknowledged in the run. "
-        f"Median of {args.runs} windows of {args.seconds:g} s after {args.warmup:g} s of "
-        f"warm-up; the run took {args.minutes:.0f} minutes, the machine's load average was "
-        f"{args.load_at_start:.1f} as it began (the ratios compare runs made back to back).",
+        f"Each configuration measured in {args.rounds} interleaved round(s) (every "
+        "configuration once, then again), each the median of "
+        f"{args.runs} windows of {args.seconds:g} s after {args.warmup:g} s of "
+        "warm-up; every figure is the median over the rounds, CPU per action with its lowest "
+        "and highest round, and × one process is the median of each round's ratio to that "
+        "round's own single process, with the lowest and highest (the noise of the loaded "
+        f"machine: trust a difference only beyond that range); the run took {args.minutes:.0f} "
+        f"minutes, the machine's load average was {args.load_at_start:.1f} as it began.",
         "",
         "| pace | setup | routing | playing | actions/s | p50 | p99 | server CPU/action "
         "| × one process | server CPU/s | relayed | Redis/action | PostgreSQL/action (transactions) | errors "
@@ -303,14 +369,20 @@ def section(args: argparse.Namespace, rows: list[dict[str, Any]]) -> list[str]:
             why = r["failed"].splitlines()[0][:120].replace("|", "/")
             lines.append(f"| {_pace(r['think'])} | {r['label']} | {routing} | failed: {why} |")
             continue
-        ratio = r["server_cpu_ms_per_action"] / base[r["think"]] if r["think"] in base else nan
+        ratio = f"{r['ratio']:.2f}" if "ratio" in r else f"{nan}"
+        cpu = f"{r['server_cpu_ms_per_action']:.3f} ms"
+        if r.get("rounds", 1) > 1:
+            ratio += f" ({r['ratio_min']:.2f}–{r['ratio_max']:.2f})"
+            cpu += f" ({r['cpu_min']:.3f}–{r['cpu_max']:.3f})"
+        if r.get("failed_rounds"):
+            ratio += f", failed in {r['failed_rounds']} round(s)"
         redis = r["redis_round_trips_per_action"]
         redis_cell = f"{redis:.3f}" if r["label"][0].isdigit() else "—"
         lines.append(
             f"| {_pace(r['think'])} | {r['label']} | {routing} "
             f"| {r['rooms_playing_min']:,.0f} / {r['rooms']:,} | {r['actions_per_s']:,.0f} "
             f"| {r['p50_ms']:,.1f} ms | {r['p99_ms']:,.1f} ms "
-            f"| {r['server_cpu_ms_per_action']:.3f} ms | {ratio:.2f} "
+            f"| {cpu} | {ratio} "
             f"| {r['server_cpu_share'] * 1000:,.0f} ms "
             f"| {r['relayed']:,} / {r['rooms'] * load.SEATS:,} | {redis_cell} "
             f"| {r['pg_round_trips_per_action']:.2f} ({r['pg_transactions_per_action']:.3f}) "
@@ -323,9 +395,15 @@ def section(args: argparse.Namespace, rows: list[dict[str, Any]]) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m jokeapp.bench.cluster", description=__doc__)
     parser.add_argument("--rooms", type=int, default=1000)
-    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--runs", type=int, default=2, help="windows per configuration and round")
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--warmup", type=float, default=3.0)
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=3,
+        help="interleaved rounds of every configuration; medians and ranges over them",
+    )
     parser.add_argument(
         "--paces",
         type=float,
@@ -346,7 +424,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--section", action="store_true", help="only the Markdown section")
     args = parser.parse_args(argv)
     if args.quick:
-        args.rooms, args.runs, args.seconds, args.warmup = 10, 1, 2.0, 0.5
+        args.rooms, args.runs, args.seconds, args.warmup, args.rounds = 10, 1, 2.0, 0.5, 1
     lines = section(args, run(args))
     print("\n".join(lines))
     if not args.section:

@@ -49,23 +49,34 @@ return epoch
 """
 )
 
-# KEYS[1]: live rooms, KEYS[1 + i]: lease i; ARGV[1]: time to live (ms), ARGV[2]: the length
-# of a lease key's prefix (what is left is the room), ARGV[2 + i]: the value lease i must hold.
+# KEYS[1]: live rooms, KEYS[2]: this node's address, KEYS[3]: the live nodes, KEYS[3 + i]:
+# lease i; ARGV[1]: time to live (ms), ARGV[2]: the length of a lease key's prefix (what is
+# left is the room), ARGV[3]: this node's name, ARGV[4]: its address ('': not announced),
+# ARGV[4 + i]: the value lease i must hold. Answers the leases lost and the number of live
+# nodes (0 when not announced): a renewal and an announcement in one round trip.
 RENEW = (
     NOW
     + """
 local lost = {}
-local due = now() + tonumber(ARGV[1])
+local t = now()
+local due = t + tonumber(ARGV[1])
 local cut = tonumber(ARGV[2]) + 1
-for i = 2, #KEYS do
+for i = 4, #KEYS do
   if redis.call('GET', KEYS[i]) == ARGV[i + 1] then
     redis.call('PEXPIRE', KEYS[i], ARGV[1])
     redis.call('ZADD', KEYS[1], 'XX', due, string.sub(KEYS[i], cut))
   else
-    table.insert(lost, i - 1)
+    table.insert(lost, i - 3)
   end
 end
-return lost
+local nodes = 0
+if ARGV[4] ~= '' then
+  redis.call('SET', KEYS[2], ARGV[4], 'PX', ARGV[1])
+  redis.call('ZADD', KEYS[3], due, ARGV[3])
+  redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', t)
+  nodes = redis.call('ZCARD', KEYS[3])
+end
+return {lost, nodes}
 """
 )
 
@@ -207,16 +218,32 @@ class Leases:
         scores in the live set with them); the rooms lost."""
         if not held:
             return set()
+        lost, _ = await self._renewal(held, "")
+        return lost
+
+    async def renew_and_announce(self, held: dict[str, int], url: str) -> tuple[set[str], int]:
+        """``renew`` and ``announce`` in one round trip: the rooms lost and how many nodes are
+        live (this one included)."""
+        return await self._renewal(held, url)
+
+    async def _renewal(self, held: dict[str, int], url: str) -> tuple[set[str], int]:
         rooms = list(held)
-        lost = await self._renew(
-            keys=[self._live, *(self._key("lease", r) for r in rooms)],
+        lost, nodes = await self._renew(
+            keys=[
+                self._live,
+                self._key("node", self.node),
+                self._key("nodes", "live"),
+                *(self._key("lease", r) for r in rooms),
+            ],
             args=[
                 self.ttl_ms,
                 len(self._key("lease", "")),
+                self.node,
+                url,
                 *(self.value(held[r]) for r in rooms),
             ],
         )
-        return {rooms[int(i) - 1] for i in lost}
+        return {rooms[int(i) - 1] for i in lost}, int(nodes)
 
     async def release(self, room_id: str, epoch: int) -> None:
         await self._release(
@@ -242,21 +269,27 @@ class Leases:
 
     # ------------------------------------------------------------ nodes
 
-    async def announce(self, url: str) -> None:
-        """This node's address, for the others to forward to; lives as long as a lease."""
-        await self.client.set(self._key("node", self.node), url, px=self.ttl_ms)
+    async def announce(self, url: str) -> int:
+        """This node's address, for the others to forward to; lives as long as a lease. The
+        node is counted among the live nodes (``{prefix}:nodes:live``, scored with the moment
+        its announcement ends) as long, too; answers how many are live."""
+        _, nodes = await self._renewal({}, url)
+        return nodes
 
     async def withdraw(self) -> None:
         await self.client.delete(self._key("node", self.node))
+        await self.client.zrem(self._key("nodes", "live"), self.node)
 
     async def nodes(self) -> dict[str, str]:
         """Every live node's name and address (this one included)."""
-        keys = [key async for key in self.client.scan_iter(match=self._key("node", "*"))]
-        if not keys:
+        # The set of live nodes, then their addresses: two round trips, where a SCAN of
+        # ``{prefix}:node:*`` walked every key of Redis (every room's lease, epoch, code…).
+        # A node whose announcement ended has no address left: it is not listed.
+        names = [_text(n) for n in await self.client.zrange(self._key("nodes", "live"), 0, -1)]
+        if not names:
             return {}
-        urls = await self.client.mget(keys)
-        start = len(self._key("node", ""))
-        return {_text(k)[start:]: _text(u) for k, u in zip(keys, urls, strict=True) if u}
+        urls = await self.addresses(names)
+        return {n: u for n, u in zip(names, urls, strict=True) if u}
 
     async def address(self, node: str) -> str | None:
         raw = await self.client.get(self._key("node", node))

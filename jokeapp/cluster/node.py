@@ -42,6 +42,12 @@ FOLLOW_AFTER = 1.0  # seconds a room's sockets stay where they are before it fol
 MIN_STAY = 2.0  # seconds a room taken over stays before it may move again (no ping-pong)
 RESERVE = 2.0  # seconds a handed-over lease is kept for the node it goes to
 SETTLE = 1.0  # at most this many seconds a handed-over room gets to finish its queued commands
+# A node's store commits at most once per its spacing (store/sql.py, COMMIT_SPACING) times the
+# number of live nodes, up to this many: n nodes then commit, at a trickle, no more often in
+# all than one process does (each node has a share of the rooms, so without it each commit
+# carried a share of the actions), and an action waits at most that much longer for its commit
+# (its acknowledgement still follows the commit). A node alone keeps the store's own spacing.
+SPACING_NODES = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +105,9 @@ class ClusterNode:
         manager.on_create = self._adopt
         manager.resume_clocks = True
         self.store.on_fenced.append(self._fenced)
+        # the store's spacing between commits for one node (SqlStore; None: a store without)
+        self.base_spacing: float | None = getattr(self.store, "commit_spacing", None)
+        self.live_nodes = 1
 
     def owns(self, room_id: str) -> bool:
         return room_id in self.owned
@@ -122,7 +131,7 @@ class ClusterNode:
 
     async def _join(self) -> bool:
         try:
-            await self.leases.announce(self.url)
+            self._space_commits(await self.leases.announce(self.url))
             # Rooms left unfinished while no node ran: the scan brings them back.
             await self.leases.mark_live(await self.store.unfinished_room_ids())
         except (OSError, RedisError) as exc:
@@ -424,14 +433,22 @@ class ClusterNode:
 
     # ------------------------------------------------------------ the loops
 
+    def _space_commits(self, nodes: int) -> None:
+        """The store's spacing between commits for ``nodes`` live nodes (``SPACING_NODES``)."""
+        self.live_nodes = max(1, nodes)
+        if self.base_spacing is not None:
+            spacing = self.base_spacing * min(self.live_nodes, SPACING_NODES)
+            self.store.commit_spacing = spacing  # type: ignore[attr-defined]
+
     async def renew_once(self) -> None:
-        await self.leases.announce(self.url)
         for room_id in [r for r in self.owned if r not in self.manager.rooms]:
             if not self._taking[room_id].locked():  # not one being rebuilt right now
                 await self.let_go(room_id)  # evicted (finished and idle): loaded on demand
         held = {r: o.epoch for r, o in self.owned.items()}
         started = time.monotonic()
-        lost = await self.leases.renew(held)
+        # the leases renewed and this node's address announced in one round trip
+        lost, nodes = await self.leases.renew_and_announce(held, self.url)
+        self._space_commits(nodes)
         for room_id in held:
             owned = self.owned.get(room_id)
             if owned is not None and room_id not in lost:

@@ -162,6 +162,51 @@ async def test_an_owner_that_renews_keeps_its_room(nodes: list[ClusterNode]) -> 
     assert found == Remote("a", "http://node-a.invalid")  # b forwards to a
 
 
+async def test_each_node_spaces_its_commits_by_the_number_of_live_nodes(
+    nodes: list[ClusterNode],
+) -> None:
+    """Two live nodes: each commits at most half as often as one would (the cluster in all no
+    more often than one process); once the other leaves, a node alone keeps the store's own
+    spacing. The number comes with the renewal, which announces the node too."""
+    a, b = nodes
+    leases_outlive_the_test(a, b)  # b's announcement must not end by chance meanwhile
+    await b.renew_once()
+    base = a.base_spacing
+    await a.renew_once()
+    assert a.live_nodes == 2
+    assert set(await a.leases.nodes()) == {"a", "b"}
+    if base is not None:  # a SQL store (the memory store has no commits to space)
+        assert getattr(a.store, "commit_spacing") == base * 2  # noqa: B009
+    await b.hand_over()  # b leaves the cluster: its address is withdrawn
+    await a.renew_once()
+    assert a.live_nodes == 1
+    assert set(await a.leases.nodes()) == {"a"}
+    if base is not None:
+        assert getattr(a.store, "commit_spacing") == base  # noqa: B009
+
+
+async def test_a_dead_node_leaves_the_count_once_its_announcement_ends(
+    nodes: list[ClusterNode], redis_prefix: str
+) -> None:
+    """A node killed (no withdrawal) counts as live until its announcement's time to live ends;
+    then nobody spaces commits for it and it is no longer listed."""
+    a, b = nodes
+    leases_outlive_the_test(a, b)
+    await b.renew_once()  # b stays live for the test, whatever the machine's pace
+    dead = Leases.connect(REDIS_URL, redis_prefix, "c", 0.05)
+    try:
+        assert await dead.announce("http://node-c.invalid") == 3
+    finally:
+        await dead.close()
+
+    async def gone() -> bool:
+        await a.renew_once()
+        return a.live_nodes == 2
+
+    await until(gone)
+    assert set(await a.leases.nodes()) == {"a", "b"}
+
+
 async def test_a_taken_over_room_fires_a_deadline_that_passed_while_nobody_owned_it(
     nodes: list[ClusterNode],
 ) -> None:
