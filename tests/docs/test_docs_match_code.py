@@ -332,12 +332,15 @@ async def test_docs_protocol_md_s_readiness_answer_has_every_check_of_a_cluster_
 # Paths the docs name that are not in the repository on purpose: built or written at run time.
 NOT_COMMITTED = ("jokeapp/server/static/app/", "var/")
 PATH_BASES = ("", "jokeapp/", "client/", "client/src/")
+FILE_TYPES = "py|md|ts|tsx|mjs|conf|service|json|jsonl|txt|png|toml"
 
 
 def named_paths(path: Path) -> Iterator[str]:
     """Backticked tokens and link targets that name a file or folder of the repository."""
     text = path.read_text(encoding="utf-8")
     tokens = re.findall(r"`([^`\s]+)`", text) + re.findall(r"\]\(([^)\s#]+)", text)
+    # and the ones written without backticks: tests/server/test_wire_types.py
+    tokens += re.findall(rf"(?<![\w/.:@<>{{}}-])((?:[\w.@-]+/)+[\w.@-]+\.(?:{FILE_TYPES}))\b", text)
     for token in tokens:
         token = token.rstrip(".,:;")
         if "/" not in token or re.search(r"[{}<>*$=?|…]|^[a-z]+:|^/|^\.\./|^[A-Z]+/", token):
