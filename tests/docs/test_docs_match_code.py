@@ -1,6 +1,7 @@
 """README.md, docs/*.md and deploy/ say what the code does: every flag of the `joke`
 commands with its variable and default, every metric with its labels, every route, the
-status and close code of every error they name, every repository path and `make` target."""
+status and close code of every error they name, every repository path, module, `make`
+target and tool flag, and what deploy/ sets."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import argparse
 import json
 import os
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -191,6 +194,34 @@ def test_the_readme_gives_the_game_choices_of_each_game_command() -> None:
         assert game.choices is not None
         choices = "|".join(str(choice) for choice in game.choices)
         assert any(s.startswith(f" {choices} ") for s in synopses(readme, name)), name
+
+
+def test_every_flag_a_doc_gives_a_python_m_tool_is_in_its_help() -> None:
+    """`python -m jokeapp.bench.load --rooms …` and the like: each flag is one the tool's
+    --help lists (the benches and measuring tools build their parsers in main)."""
+    helps: dict[str, set[str]] = {}
+    unknown = []
+    for path in DOCS:
+        for span in code_spans(path.read_text(encoding="utf-8")):
+            for part in re.split(r"(?=python -m jokeapp)", span):
+                found = re.match(r"python -m (jokeapp[\w.]*)", part)
+                if found is None:
+                    continue
+                module = found.group(1)
+                if module not in helps:
+                    shown = subprocess.run(
+                        [sys.executable, "-m", module, "--help"],
+                        capture_output=True,
+                        text=True,
+                        check=True,
+                        cwd=ROOT,
+                    ).stdout
+                    helps[module] = set(re.findall(r"(?<![\w-])--[a-z0-9-]+", shown))
+                for flag in re.findall(r"(?<![\w-])--[a-z0-9-]+", part[found.end() :]):
+                    if flag not in helps[module]:
+                        unknown.append((path.name, module, flag))
+    assert len(helps) >= 5, "the scan found too few tools"
+    assert unknown == []
 
 
 def registered_metrics() -> dict[str, tuple[str, ...]]:
