@@ -27,7 +27,7 @@ from jokeapp.store.memory import MemoryStore
 from jokeapp.telemetry.metrics import Metrics
 
 ROOT = Path(__file__).resolve().parents[2]
-DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "docs/analysis/README.md"]
 # Commands whose every flag the README lists; `joke serve`'s are in tables (below).
 README_COMMANDS = ("simulate", "tournament", "analyze", "replay", "schema", "tables", "codes")
 
