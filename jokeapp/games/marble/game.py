@@ -17,7 +17,7 @@ from jokeapp.games.marble.debt import sell_for_debt
 from jokeapp.games.marble.decision import build, buy, pass_decision, takeover
 from jokeapp.games.marble.dice import roll
 from jokeapp.games.marble.island import pay_island_fee, use_escape_card
-from jokeapp.games.marble.legal import legal_actions, legal_sequence
+from jokeapp.games.marble.legal import legal_actions, legal_sequence, pick_legal
 from jokeapp.games.marble.options import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -156,6 +156,9 @@ class MarbleGame:
     # Optional contract hook (core.contract.legal_sequence): a random bot's every move with
     # trading off, no extra call
     legal_sequence = staticmethod(legal_sequence)
+    # Optional contract hook (core.contract.pick_legal): a random bot's every move with trading
+    # off, in one call
+    pick_legal = staticmethod(pick_legal)
 
     def legal_actions_from_view(self, view: Mapping[str, Any], player: str) -> list[Action]:
         return legal_actions_from_view(view, player)
