@@ -17,7 +17,7 @@ from jokeapp.games.marble.debt import sell_for_debt
 from jokeapp.games.marble.decision import build, buy, pass_decision, takeover
 from jokeapp.games.marble.dice import roll
 from jokeapp.games.marble.island import pay_island_fee, use_escape_card
-from jokeapp.games.marble.legal import legal_actions, legal_sequence
+from jokeapp.games.marble.legal import legal_actions, legal_sequence, pick_legal
 from jokeapp.games.marble.options import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -108,20 +108,22 @@ class MarbleGame:
     def apply(self, state: MarbleState, actor: str, action: Action) -> list[Event]:
         # an action of one key, a known type without fields (most moves), is well formed as it
         # is: its rule is called without action_type's look-ups, nor a handler's extra call
-        rule: Rule | None = None
+        rule: Rule | None
         if action is ROLL_ACTION:  # the commonest: the shared ROLL a bot's legal list holds
             rule = roll
         elif action is PASS_ACTION:  # the next commonest shared ones: a land's decision
             rule = pass_decision
         elif action is BUY_ACTION:
             rule = buy
-        elif type(action) is dict:
-            if action == ROLL_ACTION:  # the next commonest, by one comparison
-                rule = roll
-            elif len(action) == 1 and type(kind := action.get("type")) is str:
-                rule = PLAIN.get(kind)
-        if rule is None:
-            handler = HANDLERS[action_type(action)]
+        else:
+            rule = None
+            if type(action) is dict:
+                if action == ROLL_ACTION:  # the next commonest, by one comparison
+                    rule = roll
+                elif len(action) == 1 and type(kind := action.get("type")) is str:
+                    rule = PLAIN.get(kind)
+            if rule is None:
+                handler = HANDLERS[action_type(action)]
         if state.phase == FINISHED:
             reject("game_over")
         piece = state.players.get(actor) if type(actor) is str else None
@@ -156,6 +158,9 @@ class MarbleGame:
     # Optional contract hook (core.contract.legal_sequence): a random bot's every move with
     # trading off, no extra call
     legal_sequence = staticmethod(legal_sequence)
+    # Optional contract hook (core.contract.pick_legal): a random bot's every move with trading
+    # off, in one call
+    pick_legal = staticmethod(pick_legal)
 
     def legal_actions_from_view(self, view: Mapping[str, Any], player: str) -> list[Action]:
         return legal_actions_from_view(view, player)

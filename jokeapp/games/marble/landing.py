@@ -179,7 +179,7 @@ def resume(
         return
     if not state.players[state.order[state.current]].alive:
         end_turn(state, events)
-    elif reason == "toll" and pos is not None and not after_debt and state.options.takeover:
+    elif state.options.takeover and reason == "toll" and pos is not None and not after_debt:
         offer_takeover(state, events, pos)  # (takeovers are off by default: no call for them)
     elif reason == "spaceFee" and pos is not None:
         fly(state, events, pos, fee_paid=True)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from jokeapp.core.contract import Action
+from jokeapp.core.contract import Action, pick_uniformly
+from jokeapp.core.rng import Rng
 from jokeapp.games.marble.actions import (
     BUILD,
     BUY,
@@ -140,6 +141,28 @@ def legal_sequence(state: MarbleState, player: str) -> Sequence[Action]:
             {"type": TRADE_RESPOND, "accept": False},
         ]
     return ()
+
+
+def pick_legal(state: MarbleState, player: str, rng: Rng, draw_single: bool) -> Action | None:
+    """``pick_uniformly(legal_sequence(state, player), rng, draw_single)``, None when that
+    list is empty (core.contract.pick_legal). Without ``draw_single`` (marble's random bot)
+    the commonest lists are read where they are made: a plain turn's ROLL without a draw, a
+    land nobody owns as BUY (a draw of 0 of 2) or PASS, a land one cannot buy PASS alone."""
+    if not draw_single and state.order[state.current] == player:
+        phase = state.phase
+        if phase == TURN_START:
+            piece = state.players[player]
+            if not (state.options.trade or piece.space_pending or piece.island_left > 0):
+                return _ROLL  # ROLL_ONLY
+        elif phase == DECIDE:
+            decision = state.decision
+            assert decision is not None
+            if decision.can_build is None and decision.can_takeover is None:
+                if decision.can_buy and LAND_PRICE[decision.pos] <= state.players[player].cash:
+                    return _PASS if rng.below(2) else _BUY  # BUY_OR_PASS
+                return _PASS  # PASS_ONLY
+    actions = legal_sequence(state, player)
+    return pick_uniformly(actions, rng, draw_single) if actions else None
 
 
 def legal_actions(state: MarbleState, player: str) -> list[Action]:
