@@ -146,7 +146,9 @@ def create_app(settings: Settings, clock: Clock | None = None) -> Starlette:
             loop.create_task(runtime.watch_loop_lag(metrics)),
         ]
         if settings.gc.freeze:
-            collector = Collector(settings.gc, rooms=lambda: len(manager.rooms))
+            collector = Collector(
+                settings.gc, rooms=lambda: len(manager.rooms), counted=metrics.tracked.counted
+            )
             background.append(loop.create_task(collector.run()))
         try:
             yield
