@@ -141,13 +141,20 @@ def create_app(settings: Settings, clock: Clock | None = None) -> Starlette:
         settings.gc.apply()
         unwatch_gc = runtime.GcWatch(metrics).install()
         loop = asyncio.get_running_loop()
-        background = [
-            loop.create_task(_sweep(manager)),
-            loop.create_task(runtime.watch_loop_lag(metrics)),
-        ]
+        background = [loop.create_task(_sweep(manager))]
         if settings.gc.freeze:
-            collector = Collector(settings.gc, rooms=lambda: len(manager.rooms))
-            background.append(loop.create_task(collector.run()))
+            collector = Collector(
+                settings.gc, rooms=lambda: len(manager.rooms), counted=metrics.tracked.counted
+            )
+            # One wake-up for both: the collector ticks on the loop watcher's looks (every
+            # --gc-young-every seconds, in looks of at most 0.1 s; telemetry/runtime.py).
+            every = settings.gc.young_every
+            interval = min(runtime.LAG_INTERVAL, every)
+            looks = max(1, round(every / interval))
+            watch = runtime.watch_loop_lag(metrics, interval, collector.tick, looks)
+        else:
+            watch = runtime.watch_loop_lag(metrics)
+        background.append(loop.create_task(watch))
         try:
             yield
         finally:

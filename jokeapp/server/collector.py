@@ -64,6 +64,10 @@ def _no_rooms() -> int:
     return 0
 
 
+def _nobody(count: int) -> None:
+    pass
+
+
 @dataclass(frozen=True)
 class GcPolicy:
     """``joke serve --gc-threshold``, ``--gc-young-every``, ``--gc-heap-every``,
@@ -99,11 +103,19 @@ class GcPolicy:
 
 class Collector:
     """Runs a policy's young passes and, when the heap grew more than the rooms opened since
-    the last full pass explain, a full one. ``rooms``: how many rooms are open now."""
+    the last full pass explain, a full one. ``rooms``: how many rooms are open now;
+    ``counted``: told, after each full pass, the objects it left tracked (what it walked but
+    did not free: ``joke_gc_tracked_objects``, which it counts anyway)."""
 
-    def __init__(self, policy: GcPolicy, rooms: Callable[[], int] = _no_rooms) -> None:
+    def __init__(
+        self,
+        policy: GcPolicy,
+        rooms: Callable[[], int] = _no_rooms,
+        counted: Callable[[int], None] = _nobody,
+    ) -> None:
         self.policy = policy
         self.rooms = rooms
+        self.counted = counted
         self.start = (sys.getallocatedblocks(), rooms())  # the heap and the rooms at start-up
         self.baseline = self.start[0]  # the heap after the last full pass
         self.baseline_rooms = self.start[1]  # the rooms open then
@@ -151,6 +163,7 @@ class Collector:
         gc.unfreeze()
         found = gc.collect()
         gc.freeze()
+        self.counted(max(0, walked - found))
         self.baseline = sys.getallocatedblocks()
         self.baseline_rooms = self.rooms()
         opened = self.baseline_rooms - self.start[1]

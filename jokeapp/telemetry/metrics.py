@@ -9,6 +9,7 @@ read then, not kept up to date on every change.
 from __future__ import annotations
 
 import gc
+import time
 from bisect import bisect_left
 from collections import Counter as Tally
 from collections.abc import Callable, Iterable, Iterator
@@ -33,6 +34,9 @@ RoomSource = Callable[[], Iterable[tuple[str, str]]]
 
 _REDIS_HELP = "requests written to Redis (round trips; a pipeline or a script is one)"
 _STORE_HELP = "requests sent to the database (statements, BEGIN, COMMIT/ROLLBACK)"
+# seconds a count of the tracked objects stands before a scrape counts them again
+TRACKED_EVERY = 60.0
+
 _PINGS_HELP = "keepalive pings sent to WebSockets silent for --ws-ping seconds"
 _DROPPED_HELP = "WebSockets closed (1011) for no frame within --ws-ping-timeout of a ping"
 
@@ -114,6 +118,35 @@ class _RoomsCollector(Collector):
         yield family
 
 
+class TrackedObjects:
+    """``joke_gc_tracked_objects``: the objects the cyclic collector tracks, frozen ones
+    included (what a full pass walks).
+
+    Counting them walks every one of them (``gc.get_freeze_count`` follows the frozen list
+    object by object): 55–60 ms of CPU at 1,000 idle rooms of four WebSockets, a stop of
+    every room at each scrape, 90 % of the scrape. So a scrape counts only when the last
+    count is ``every`` seconds old or older, and the server's collector hands in what its
+    full passes leave (``counted``: they count them anyway)."""
+
+    def __init__(
+        self, every: float = TRACKED_EVERY, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.every = every
+        self.clock = clock
+        self.count = 0
+        self.at: float | None = None  # the clock at the last count (None: never counted)
+
+    def counted(self, count: int) -> None:
+        """The tracked objects, as counted now by someone else (a full pass)."""
+        self.count = count
+        self.at = self.clock()
+
+    def __call__(self) -> float:
+        if self.at is None or self.clock() - self.at >= self.every:
+            self.counted(gc.get_freeze_count() + len(gc.get_objects()))
+        return float(self.count)
+
+
 class Metrics:
     def __init__(self) -> None:
         r = self.registry = CollectorRegistry()
@@ -177,13 +210,14 @@ class Metrics:
             registry=r,
         )
         # What a full pass of the collector walks: the objects it tracks, frozen ones included
-        # (server/collector.py freezes every survivor), read at each scrape.
+        # (server/collector.py freezes every survivor), counted at most once a minute.
         self.gc_tracked = Gauge(
             "joke_gc_tracked_objects",
             "objects the cyclic collector tracks (frozen and not): what a full pass walks",
             registry=r,
         )
-        self.gc_tracked.set_function(_tracked_objects)
+        self.tracked = TrackedObjects()
+        self.gc_tracked.set_function(self.tracked)
         self.timeouts = Counter(
             "joke_timeouts", "decisions taken by the timeout rules", ["game"], registry=r
         )
@@ -229,10 +263,6 @@ class Metrics:
 
     def render(self) -> bytes:
         return generate_latest(self.registry)
-
-
-def _tracked_objects() -> float:
-    return float(gc.get_freeze_count() + len(gc.get_objects()))
 
 
 class GameMetrics:

@@ -15,9 +15,11 @@ from starlette.applications import Starlette
 from jokeapp.server.app import create_app
 from jokeapp.server.collector import GcPolicy
 from jokeapp.server.settings import Settings
+from jokeapp.telemetry import runtime
+from jokeapp.telemetry.metrics import Metrics
 from tests.server.harness import samples
 
-HANG_GUARD = 30.0  # seconds; the loop watcher looks every 50 ms
+HANG_GUARD = 30.0  # seconds; the loop watcher looks every 100 ms
 
 
 @pytest.fixture(autouse=True)
@@ -72,3 +74,30 @@ async def test_metrics_show_the_collector_s_passes_and_the_loop_s_lag(tmp_path: 
         assert found[("joke_gc_collected_total", ())] >= 1
     # the server stopped: its watcher is gone from the interpreter's callbacks
     assert not [cb for cb in gc.callbacks if type(cb).__name__ == "GcWatch"]
+
+
+async def test_the_collector_ticks_on_the_loop_watcher_s_own_wake_ups() -> None:
+    metrics = Metrics()
+    ticks: list[float] = []  # the looks observed when each tick ran
+
+    def tick() -> None:
+        count = metrics.registry.get_sample_value("joke_event_loop_lag_seconds_count")
+        assert count is not None
+        ticks.append(count)
+
+    watcher = asyncio.ensure_future(runtime.watch_loop_lag(metrics, 0.01, tick, 2))
+    deadline = time.monotonic() + HANG_GUARD
+    try:
+        while len(ticks) < 3:
+            assert time.monotonic() < deadline
+            await asyncio.sleep(0.01)
+    finally:
+        watcher.cancel()
+    assert ticks[:3] == [2.0, 4.0, 6.0]  # every second look, right after it: no wake-up of its own
+
+
+async def test_the_server_runs_no_collector_task_of_its_own(tmp_path: Path) -> None:
+    async with _serve(tmp_path, GcPolicy()):
+        running = [getattr(t.get_coro(), "__qualname__", "") for t in asyncio.all_tasks()]
+        assert "watch_loop_lag" in running
+        assert "Collector.run" not in running  # its ticks ride on the watcher's wake-ups
