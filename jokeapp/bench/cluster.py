@@ -49,7 +49,7 @@ from typing import Any
 import httpx
 import redis
 
-from jokeapp.bench import load
+from jokeapp.bench import load, loopback
 from jokeapp.bench.loopback import free_port
 from jokeapp.bench.machine import describe
 from jokeapp.bench.nginx import ROUTINGS, Routing
@@ -116,12 +116,7 @@ def own_redis() -> Iterator[str]:
             client.close()
             yield url
         finally:
-            proc.terminate()
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            loopback.stop([proc], wait=10)
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ from typing import Any
 
 import httpx
 
-from jokeapp.bench import wsclient
+from jokeapp.bench import load, loopback, wsclient
 from jokeapp.bench.loopback import free_port
 
 SEATS = 4
@@ -92,10 +92,10 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
         ]  # fmt: skip
         with Path(tmp, "server.log").open("wb") as log:
             proc = subprocess.Popen(cmd, cwd=args.tree, stdout=subprocess.DEVNULL, stderr=log)
-        cores = sorted(os.sched_getaffinity(0))
-        if len(cores) >= 2:
-            os.sched_setaffinity(proc.pid, {cores[0]})
-            os.sched_setaffinity(0, set(cores[1:]))
+        server_core, own_cores = load.split_cores()
+        if server_core and own_cores:
+            os.sched_setaffinity(proc.pid, server_core)
+            os.sched_setaffinity(0, own_cores)
         http = httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60)
         try:
             for _ in range(300):
@@ -126,12 +126,7 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
             return out
         finally:
             await http.aclose()
-            proc.terminate()
-            try:
-                proc.wait(15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            loopback.stop([proc])
 
 
 def main(argv: list[str] | None = None) -> int:

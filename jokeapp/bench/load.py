@@ -35,7 +35,6 @@ import os
 import random
 import resource
 import shlex
-import signal
 import statistics
 import subprocess
 import sys
@@ -52,7 +51,7 @@ import httpx
 import msgspec
 from websockets.exceptions import InvalidHandshake
 
-from jokeapp.bench import serverside, wsclient
+from jokeapp.bench import loopback, serverside, wsclient
 from jokeapp.bench.loopback import free_port
 from jokeapp.bench.machine import describe
 from jokeapp.bench.nginx import Nginx, Routing
@@ -757,14 +756,7 @@ class Server:
     def stop(self) -> None:
         if self.nginx is not None:
             self.nginx.stop()
-        for proc in self.procs:
-            proc.send_signal(signal.SIGTERM)
-        for proc in self.procs:
-            try:
-                proc.wait(15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+        loopback.stop(self.procs)
         self.tmp.cleanup()
         if self.redis:
             import redis

@@ -3,13 +3,30 @@ reach it (the benchmarks' nodes and nginx, the tests' server processes)."""
 
 from __future__ import annotations
 
+import signal
 import socket
+import subprocess
+from collections.abc import Iterable
 
 
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def stop(procs: Iterable[subprocess.Popen[bytes]], wait: float = 15) -> None:
+    """SIGTERM to every process still running, then each given ``wait`` seconds to exit before
+    it is killed."""
+    running = [proc for proc in procs if proc.poll() is None]
+    for proc in running:
+        proc.send_signal(signal.SIGTERM)
+    for proc in running:
+        try:
+            proc.wait(wait)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
 
 
 class Loopback:

@@ -17,7 +17,6 @@ import contextlib
 import os
 import re
 import shutil
-import signal
 import socket
 import subprocess
 import time
@@ -27,6 +26,7 @@ from typing import Literal
 
 import httpx
 
+from jokeapp.bench import loopback
 from jokeapp.bench.loopback import Loopback, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -152,13 +152,8 @@ class Nginx(Loopback):
 
     def stop(self) -> None:
         """A fast shutdown (SIGTERM) of this nginx master, by its pid."""
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
+        if self.proc is not None:
+            loopback.stop([self.proc], wait=10)
 
     def wait_ready(self, timeout: float = 15) -> None:
         """Until /api/ready through nginx answers 200 (some node is up behind it)."""
