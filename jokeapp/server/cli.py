@@ -19,6 +19,7 @@ from types import FrameType
 import uvicorn
 from starlette.applications import Starlette
 
+from jokeapp.argtypes import positive_int
 from jokeapp.cluster.node import ClusterNode
 from jokeapp.server import keepalive
 from jokeapp.server.app import create_app
@@ -91,16 +92,6 @@ def _positive(text: str) -> float:
     return value
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"not a positive whole number: {text}")
-    return value
-
-
 HAND_OVER_LIMIT = 6.0  # seconds a stopping node spends letting its rooms go (exit within 10)
 # Seconds between two looks of uvicorn's main loop (the Date header, the request limit); a stop
 # wakes it at once. uvicorn's own looks every 0.1 s were 10 of an idle server's wake-ups a
@@ -169,7 +160,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--gc-young-skip-max",
-        type=_positive_int,
+        type=positive_int,
         default=GcPolicy().young_skip_max,
         help="the most ticks between two short passes, while they find nothing "
         "(1: a pass every tick; default %(default)s)",

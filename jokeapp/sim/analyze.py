@@ -22,6 +22,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
+from jokeapp.argtypes import positive_int
 from jokeapp.core.contract import Game
 from jokeapp.core.errors import GameError
 from jokeapp.core.options import resolve_options
@@ -29,7 +30,7 @@ from jokeapp.core.replay import replay
 from jokeapp.games import GAME_IDS, get_game
 from jokeapp.sim.analysis.report import RunInfo, Variant
 from jokeapp.sim.options_arg import parse_option
-from jokeapp.sim.parallel import default_workers, play_batches, worker_count
+from jokeapp.sim.parallel import default_workers, play_batches
 from jokeapp.sim.play import DEFAULT_MAX_STEPS, PlayedGame, play_recorded, player_ids
 from jokeapp.sim.progress import ProgressBar
 
@@ -71,7 +72,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--workers",
-        type=worker_count,
+        type=positive_int,
         default=default_workers(),
         help="processes playing games (default: the cores); the report does not change",
     )

@@ -17,7 +17,6 @@ played in this process.
 
 from __future__ import annotations
 
-import argparse
 import multiprocessing as mp
 import os
 from collections.abc import Callable, Iterator, Sequence
@@ -56,17 +55,6 @@ def default_workers() -> int:
     if hasattr(os, "sched_getaffinity"):
         return max(1, len(os.sched_getaffinity(0)))
     return max(1, os.cpu_count() or 1)
-
-
-def worker_count(text: str) -> int:
-    """``--workers``: a whole number of processes, at least one."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"workers must be a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"workers must be at least 1, got {value}")
-    return value
 
 
 def _play_batch(job: _Job, seeds: Sequence[int]) -> Batch:

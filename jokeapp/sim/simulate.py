@@ -8,11 +8,12 @@ import sys
 import time
 from typing import Any, TextIO
 
+from jokeapp.argtypes import positive_int
 from jokeapp.core.errors import GameError
 from jokeapp.core.options import resolve_options
 from jokeapp.games import GAME_IDS, get_game
 from jokeapp.sim.options_arg import parse_option
-from jokeapp.sim.parallel import default_workers, play_batches, worker_count
+from jokeapp.sim.parallel import default_workers, play_batches
 from jokeapp.sim.play import DEFAULT_MAX_STEPS, PlayedGame, play_recorded, player_ids
 from jokeapp.sim.progress import ProgressBar
 from jokeapp.sim.stats import stats_for
@@ -58,7 +59,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--workers",
-        type=worker_count,
+        type=positive_int,
         default=default_workers(),
         help="processes playing games (default: the cores); the output does not change",
     )

@@ -25,12 +25,13 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, TextIO
 
+from jokeapp.argtypes import positive_int
 from jokeapp.core.bots import Budget
 from jokeapp.core.errors import GameError
 from jokeapp.core.options import resolve_options
 from jokeapp.games import GAME_IDS, get_game
 from jokeapp.sim.options_arg import parse_option
-from jokeapp.sim.parallel import play_batches, worker_count
+from jokeapp.sim.parallel import play_batches
 from jokeapp.sim.play import DEFAULT_MAX_STEPS, PlayedGame, play_recorded, player_ids
 from jokeapp.sim.progress import ProgressBar
 
@@ -112,7 +113,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--workers",
-        type=worker_count,
+        type=positive_int,
         default=1,
         help="processes playing the games (default 1; the figures do not depend on it)",
     )

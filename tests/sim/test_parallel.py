@@ -111,4 +111,4 @@ def test_a_bad_worker_count_is_refused(bad: str, capsys: pytest.CaptureFixture[s
     with pytest.raises(SystemExit) as exc:
         main(["simulate", "marble", "--workers", bad])
     assert exc.value.code == 2
-    assert "workers must be" in capsys.readouterr().err
+    assert "argument --workers: must be" in capsys.readouterr().err
