@@ -8,9 +8,9 @@ about every ms it gets the GIL); once it runs, a stall longer than that is one l
 when it began, how long it lasted, the collector's passes within it, and its samples.
 
 It goes into a server through ``sitecustomize`` (this package's ``stallhook`` directory on
-``PYTHONPATH``), named by ``JOKE_STALL_LOG``; a process that is not ``joke serve`` ignores it:
+``PYTHONPATH``), named by ``STALL_LOG``; a process that is not ``joke serve`` ignores it:
 
-    PYTHONPATH=jokeapp/bench/stallhook JOKE_STALL_LOG=/tmp/stalls.jsonl \\
+    PYTHONPATH=jokeapp/bench/stallhook STALL_LOG=/tmp/stalls.jsonl \\
         python -m jokeapp.bench.capacity --steps 3000 --step-seconds 60 --think 2
     python -m jokeapp.bench.stalls /tmp/stalls.jsonl --since 120   # the summary
 """
@@ -116,12 +116,12 @@ class Watchdog:
 
 
 def install() -> None:
-    """From ``sitecustomize``: in ``joke serve`` with ``JOKE_STALL_LOG`` set, the watchdog
+    """From ``sitecustomize``: in ``joke serve`` with ``STALL_LOG`` set, the watchdog
     starts once the main thread runs an event loop."""
-    where = os.environ.get("JOKE_STALL_LOG")
+    where = os.environ.get("STALL_LOG")
     if not where:
         return
-    late = float(os.environ.get("JOKE_STALL_MS", LATE * 1000)) / 1000
+    late = float(os.environ.get("STALL_MS", LATE * 1000)) / 1000
     original = asyncio.events._set_running_loop  # noqa: SLF001
     started: list[bool] = []
 

@@ -3,7 +3,7 @@
 
 import os
 
-if os.environ.get("JOKE_STALL_LOG"):
+if os.environ.get("STALL_LOG"):
     from jokeapp.bench.stalls import install
 
     install()
