@@ -20,25 +20,42 @@ from tests.server.harness import Api, Client, ServerProcess, masked_text_frame, 
 
 
 class FakeSocket:
-    """What a sweep reads and calls on a socket."""
+    """What a sweep reads and calls on a socket; with a ``loop``, the times of its pings and
+    of its drop."""
 
     heard: bool
     quiet_since: float
     pinged_at: float | None
 
-    def __init__(self, closing: bool = False) -> None:
+    def __init__(self, closing: bool = False, loop: FakeLoop | None = None) -> None:
         self.closing = closing
+        self.loop = loop
         self.pings = 0
+        self.ping_times: list[float] = []
         self.dropped = False
+        self.dropped_at: float | None = None
 
     def ping(self) -> bool:
         if self.closing:
             return False
         self.pings += 1
+        if self.loop is not None:
+            self.ping_times.append(self.loop.now)
         return True
 
     def silent_too_long(self) -> None:
         self.dropped = True
+        if self.loop is not None:
+            self.dropped_at = self.loop.now
+
+
+class FakeHandle:
+    def __init__(self, loop: FakeLoop, entry: tuple[float, Any]) -> None:
+        self.loop, self.entry = loop, entry
+
+    def cancel(self) -> None:
+        if self.entry in self.loop.timers:
+            self.loop.timers.remove(self.entry)
 
 
 class FakeLoop:
@@ -49,9 +66,28 @@ class FakeLoop:
     def time(self) -> float:
         return self.now
 
-    def call_later(self, delay: float, callback: Any) -> Any:
-        self.timers.append((self.now + delay, callback))
-        return object()  # a handle
+    def call_at(self, when: float, callback: Any) -> FakeHandle:
+        entry = (when, callback)
+        self.timers.append(entry)
+        return FakeHandle(self, entry)
+
+    def call_later(self, delay: float, callback: Any) -> FakeHandle:
+        return self.call_at(self.now + delay, callback)
+
+    def run_until(self, until: float) -> list[float]:
+        """Runs every timer due by ``until``, in order, the clock at each one's time; the
+        times they ran at."""
+        ran = []
+        while self.timers:
+            entry = min(self.timers, key=lambda e: e[0])
+            if entry[0] > until:
+                break
+            self.timers.remove(entry)
+            self.now = max(self.now, entry[0])
+            ran.append(self.now)
+            entry[1]()
+        self.now = until
+        return ran
 
 
 def sweep_of(*sockets: FakeSocket, tally: Tally | None = None) -> tuple[Sweep, FakeLoop]:
@@ -121,6 +157,124 @@ def test_one_timer_runs_the_sweep_and_stops_without_sockets() -> None:
     loop.now, run = loop.timers.pop()
     run()
     assert loop.timers == []  # nothing left to look at: no more wake-ups
+
+
+def test_a_busy_servers_pings_come_in_ten_runs_a_tick_not_one() -> None:
+    """5,000 sockets fall silent together: their pings are spread over ten wake-ups a
+    second, none with more than a tenth of them, instead of all in one (a stop of every room:
+    docs/server.md, "Connection state")."""
+    loop = FakeLoop()
+    sweep = Sweep(loop, interval=3.0, timeout=3.0)  # type: ignore[arg-type]
+    sockets = [FakeSocket(loop=loop) for _ in range(5000)]
+    for socket in sockets:
+        sweep.add(socket)
+    runs: list[tuple[float, int]] = []  # (when, pings sent in that run)
+    while loop.now < 104.95:  # silent since 100: all pinged in the tick from 103
+        before = sweep.tally.pings
+        loop.run_until(min(t for t, _ in loop.timers))
+        runs.append((loop.now, sweep.tally.pings - before))
+    assert all(socket.pings == 1 for socket in sockets)
+    assert max(n for _, n in runs) == 500  # a tenth each
+    assert [round(t, 6) for t, n in runs if n] == [round(103.0 + i / 10, 6) for i in range(10)]
+    # ten wake-ups a tick, a tenth of a tick apart (slice j's first look j tenths after the
+    # sockets came, slice 0's a tick after)
+    assert [round(t, 6) for t, _ in runs] == [round(100.1 + i / 10, 6) for i in range(50)]
+
+
+def test_a_server_with_few_sockets_keeps_one_wake_up_a_tick() -> None:
+    loop = FakeLoop()
+    sweep = Sweep(loop, interval=3.0, timeout=3.0)  # type: ignore[arg-type]
+    for _ in range(keepalive.SLICE_FILL):
+        sweep.add(FakeSocket())
+    # never heard: pinged at 103, dropped at 106 (and then no more wake-ups)
+    assert loop.run_until(110.0) == pytest.approx([101.0 + i for i in range(6)])
+
+
+def test_a_socket_in_a_slice_that_had_no_wake_up_is_looked_at_within_a_tick() -> None:
+    """A socket that opens a slice is looked at in that slice's turn (a tenth of a tick
+    after the slice before it), every tick from then on."""
+    loop = FakeLoop()
+    sweep = Sweep(loop, interval=3.0, timeout=3.0)  # type: ignore[arg-type]
+    for _ in range(keepalive.SLICE_FILL):  # slice 0, looked at on the second
+        sweep.add(FakeSocket())
+    loop.run_until(100.25)
+    late = FakeSocket(loop=loop)
+    sweep.add(late)  # slice 1, its turn 0.1 s after slice 0's
+    assert loop.run_until(102.0) == pytest.approx([101.0, 101.1, 102.0])
+    loop.run_until(110.0)
+    # silent since 100.25: looked at 101.1, 102.1 …; pinged at the first look 3 s after,
+    # dropped at the first look 3 s after the ping
+    assert late.ping_times == [pytest.approx(104.1)]
+    assert late.dropped_at == pytest.approx(107.1)
+
+
+def test_a_slice_opened_again_is_looked_at_in_its_turn() -> None:
+    """A slice emptied and opened again by a new socket gets its look back: before the one
+    armed when its turn comes first, in its turn a tick on when it has just passed."""
+    loop = FakeLoop()
+    sweep = Sweep(loop, interval=3.0, timeout=3.0)  # type: ignore[arg-type]
+    for _ in range(3 * keepalive.SLICE_FILL):  # slices 0, 1, 2; first looks 100.1, 100.2, 101
+        sweep.add(FakeSocket())
+    assert loop.run_until(100.15) == pytest.approx([100.1])
+    for socket in list(sweep.slices[1]):
+        sweep.discard(socket)  # slice 1 empty: no wake-up of its own
+    assert loop.run_until(101.05) == pytest.approx([100.2, 101.0])  # slice 2 armed for 101.2
+    first = FakeSocket()
+    sweep.add(first)  # slice 1 again: its turn (101.1) comes before slice 2's
+    assert sweep.sockets[first] == 1
+    assert loop.run_until(101.15) == pytest.approx([101.1])
+    for socket in list(sweep.slices[1]):
+        sweep.discard(socket)
+    again = FakeSocket()
+    sweep.add(again)  # at 101.15, just after slice 1's turn: its next one, 102.1
+    assert sweep.sockets[again] == 1
+    assert loop.run_until(102.25) == pytest.approx([101.2, 102.0, 102.1, 102.2])
+
+
+def test_a_loop_stopped_for_more_than_a_tick_does_not_run_every_slice_at_once() -> None:
+    loop = FakeLoop()
+    sweep = Sweep(loop, interval=3.0, timeout=3.0)  # type: ignore[arg-type]
+    for _ in range(3 * keepalive.SLICE_FILL):  # slices 0, 1, 2
+        sweep.add(FakeSocket())
+    loop.now = 105.0  # the loop was stopped from 100 to 105: slice 0's look (due 101) runs
+    _, run = min(loop.timers, key=lambda e: e[0])
+    loop.timers.clear()
+    run()
+    assert [t for t, _ in loop.timers] == [pytest.approx(105.1)]  # the next one a step on
+
+
+def test_every_silent_socket_is_pinged_and_dropped_within_the_bound() -> None:
+    """Sockets in every slice, added at different moments, some talking for a while: none
+    is pinged while it talks or sooner than the interval after its last frame, and every one
+    that falls silent is pinged and dropped, within ``bound`` of its last frame."""
+    loop = FakeLoop()
+    sweep = Sweep(loop, interval=3.0, timeout=3.0)  # type: ignore[arg-type]
+    sockets: list[FakeSocket] = []
+    last_frame: dict[int, float] = {}
+    for i in range(1700):  # four slices: three full, one with 200
+        loop.run_until(100.0 + i * 0.0017)  # added over three seconds
+        socket = FakeSocket(loop=loop)
+        sweep.add(socket)
+        sockets.append(socket)
+        last_frame[id(socket)] = loop.now
+    talkers = sockets[::7]
+    for step in range(1, 60):  # they talk every 0.1 s until a moment of their own
+        moment = 103.0 + step * 0.1
+        loop.run_until(moment)
+        for k, socket in enumerate(talkers):
+            if moment < 103.0 + (k % 50) * 0.1:
+                socket.heard = True
+                last_frame[id(socket)] = moment
+                assert socket.pings == 0
+    loop.run_until(120.0)
+    limit = keepalive.bound(3.0, 3.0)
+    for socket in sockets:
+        last = last_frame[id(socket)]
+        assert socket.pings == 1 and socket.dropped and socket.dropped_at is not None
+        assert socket.ping_times[0] >= last + 3.0 - keepalive.EARLY
+        assert socket.dropped_at <= last + limit + 1e-9
+        assert socket.dropped_at >= socket.ping_times[0] + 3.0 - keepalive.EARLY
+    assert not sweep.sockets and loop.timers == []  # all dropped: no more wake-ups
 
 
 def counted(metrics: Metrics) -> tuple[float, float]:
