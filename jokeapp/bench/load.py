@@ -682,6 +682,9 @@ class Setup:
     concurrency: int = CONCURRENCY  # requests in flight per generator process while growing
     lb: Routing | None = None  # the generator reaches the nodes through deploy/nginx.conf
     server_args: tuple[str, ...] = ()  # more flags of `joke serve` (e.g. the collector's)
+    server_wrap: tuple[str, ...] = ()  # the server's command starts with these (valgrind …)
+    tree: str | None = None  # run the server from this checkout (its directory first on sys.path)
+    start_seconds: float = 30.0  # how long the server may take to answer its health check
 
 
 class Server:
@@ -698,7 +701,7 @@ class Server:
         for i in range(max(1, setup.nodes)):
             port = setup.port + i if setup.port else free_port()
             cmd = [
-                sys.executable, "-m", "jokeapp.cli", "serve", "--port", str(port),
+                *setup.server_wrap, sys.executable, "-m", "jokeapp.cli", "serve", "--port", str(port),
                 "--db", setup.db or f"{self.tmp.name}/load.sqlite3", "--bot-delay", str(setup.bot_delay),
                 "--rate", str(setup.rate), "--log-level", "error",
             ]  # fmt: skip
@@ -708,8 +711,9 @@ class Server:
             # a file, not a pipe nobody reads: a node that logs a lot must not block on it
             with Path(self.tmp.name, f"node-{i + 1}.log").open("wb") as log:
                 proc = subprocess.Popen(
-                    cmd, stdout=subprocess.DEVNULL, stderr=log, preexec_fn=_raise_open_files
-                )
+                    cmd, cwd=setup.tree, stdout=subprocess.DEVNULL, stderr=log,
+                    preexec_fn=_raise_open_files,
+                )  # fmt: skip
             if core:
                 os.sched_setaffinity(proc.pid, core)
             self.procs.append(proc)
@@ -717,7 +721,7 @@ class Server:
         self.proc = self.procs[0]
         self.address = self.addresses[0]
         for proc, address in zip(self.procs, self.addresses, strict=True):
-            self._wait_healthy(proc, address)
+            self._wait_healthy(proc, address, setup.start_seconds)
         self.idle_rss_kib = sum(rss_kib(pid) for pid in self.pids)
         self.nginx: Nginx | None = None
         self.entry = self.addresses  # where the generator connects
@@ -743,8 +747,8 @@ class Server:
             return path.read_bytes()[-size:].decode(errors="replace").strip()
         return ""
 
-    def _wait_healthy(self, proc: subprocess.Popen[bytes], address: str) -> None:
-        for _ in range(300):
+    def _wait_healthy(self, proc: subprocess.Popen[bytes], address: str, seconds: float) -> None:
+        for _ in range(int(seconds * 10)):
             if proc.poll() is not None:
                 raise RuntimeError(f"the server exited: {self.log_tail(proc)}")
             with contextlib.suppress(httpx.HTTPError):

@@ -18,6 +18,8 @@ _LOGGED_OR_SILENT = (cmd.ClientAction, cmd.BotMove, cmd.Resync, cmd.Info)
 
 
 async def handle(room: Room, command: cmd.Command) -> Any:
+    if type(command) is cmd.ClientAction:  # nearly every command: no reservation, no match
+        return await turns.client_action(room, command)
     if not isinstance(command, _LOGGED_OR_SILENT):
         try:
             await room.reserve_numbers()  # a room change's number is never used twice

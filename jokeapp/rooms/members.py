@@ -114,7 +114,10 @@ class Members:
         return [player for player, seat in self.seats.items() if seat.bot]
 
     def has_bots(self) -> bool:
-        return any(seat.bot_policy is not None for seat in self.seats.values())
+        for seat in self.seats.values():  # noqa: SIM110 (asked at every update: no generator)
+            if seat.bot_policy is not None:
+                return True
+        return False
 
     def is_bot(self, player: str) -> bool:
         seat = self.seats.get(player)

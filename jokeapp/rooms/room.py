@@ -387,7 +387,10 @@ class Room:
         if match.over:
             await self.finish()
         else:
-            await self.save_absence(actor)
+            absence = self.absences.unsaved(match.number, actor)  # most steps: None, no await
+            if absence is not None:
+                await self.store.save_absence(absence)
+                self.absences.saved(absence)
             if match.steps % SNAPSHOT_EVERY == 0:
                 began = time.perf_counter()
                 await self.store.save_snapshot(

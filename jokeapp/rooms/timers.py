@@ -47,6 +47,8 @@ class Timers:
             self._away = self.clock.call_later(
                 max(0.0, grace_end - now), lambda: self._post(cmd.AwayCheck())
             )
+        if not bot_starts and not self._bots:
+            return  # a room of people: no bot's move to arm or cancel
         for player in list(self._bots):
             if player not in bot_starts:
                 self._bots.pop(player).cancel()

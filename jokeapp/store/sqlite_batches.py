@@ -30,6 +30,7 @@ import queue
 import sqlite3
 import threading
 from collections.abc import Callable, Sequence
+from operator import itemgetter
 from typing import Any
 
 from sqlalchemy.engine import Dialect
@@ -38,8 +39,11 @@ log = logging.getLogger(__name__)
 
 # (statement, parameters by name, the fence: room id and the epoch claimed for it, or None)
 Item = tuple[Any, dict[str, Any], "tuple[str, int] | None"]
-# a compiled statement: its SQL, its parameters' names in order, and their converters
-_Compiled = tuple[str, tuple[str, ...], dict[str, Callable[[Any], Any]]]
+# a compiled statement: its SQL, what picks its positional parameters out of a write's (by
+# name), and the converters of those positions that have one
+_Compiled = tuple[
+    str, Callable[[dict[str, Any]], tuple[Any, ...]], tuple[tuple[int, Callable[[Any], Any]], ...]
+]
 
 
 # commits between two checkpoints of the WAL (by the thread); SQLite's own default is after
@@ -165,22 +169,35 @@ class SqliteBatches:
             return found[1]
         compiled = stmt.compile(dialect=self._dialect, column_keys=list(keys))
         names = tuple(compiled.positiontup or ())
-        converters = {k: f for k, f in compiled._bind_processors.items() if k in names}
-        entry: _Compiled = (compiled.string, names, converters)
+        converters = tuple(
+            (i, compiled._bind_processors[n])
+            for i, n in enumerate(names)
+            if n in compiled._bind_processors
+        )
+        # the positional parameters in one C call (a single name: itemgetter gives no tuple)
+        pick = itemgetter(*names) if len(names) > 1 else (lambda params: (params[names[0]],))
+        entry: _Compiled = (compiled.string, pick, converters)
         self._compiled[(id(stmt), keys)] = (stmt, entry)  # the statement kept: its id stays its
         return entry
 
     def _rows(self, batch: Sequence[Item]) -> list[tuple[str, tuple[Any, ...]]]:
         """Each write's SQL and positional parameters (compiled on the event loop's side)."""
         out = []
+        compiled = self._compiled
         for stmt, params, _ in batch:
-            sql, names, converters = self._compile(stmt, tuple(params))
+            found = compiled.get((id(stmt), tuple(params)))
+            sql, pick, converters = (
+                found[1] if found is not None else self._compile(stmt, tuple(params))
+            )
+            if not params:
+                out.append((sql, ()))
+                continue
+            row = pick(params)
             if converters:
-                row = tuple(
-                    converters[n](params[n]) if n in converters else params[n] for n in names
-                )
-            else:
-                row = tuple(params[n] for n in names)
+                values = list(row)
+                for i, convert in converters:
+                    values[i] = convert(values[i])
+                row = tuple(values)
             out.append((sql, row))
         return out
 
@@ -189,17 +206,34 @@ class SqliteBatches:
         in ``room_owners`` is no longer its fence's; the positions of those left out."""
         rows = self._rows(batch)
         fences = [fence for _, _, fence in batch]
+        stale = self._now(rows, fences)  # here: no hop, no wake-up
+        if stale is None:
+            self.on_thread += 1  # locked by another connection: the thread waits for it
+            stale = await self._run(self._waiting_transaction, rows, fences)
+            self._committed()
+        return stale
+
+    def commit_now(self, batch: Sequence[Item]) -> set[int] | None:
+        """``commit`` on the loop's thread only: None, nothing written, when the database is
+        locked by another connection (``commit`` then has its thread wait for the lock)."""
+        return self._now(self._rows(batch), [fence for _, _, fence in batch])
+
+    def _now(
+        self, rows: list[tuple[str, tuple[Any, ...]]], fences: list[tuple[str, int] | None]
+    ) -> set[int] | None:
         try:
-            stale = self._transaction(rows, fences)  # here: no hop, no wake-up
+            stale = self._transaction(rows, fences)
         except sqlite3.OperationalError as exc:
             if exc.sqlite_errorcode & 0xFF not in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
                 raise
-            self.on_thread += 1  # locked by another connection: the thread waits for it
-            stale = await self._run(self._waiting_transaction, rows, fences)
+            return None
+        self._committed()
+        return stale
+
+    def _committed(self) -> None:
         self.commits += 1
         if self.commits % CHECKPOINT_EVERY == 0:
             self._jobs.put((self._checkpoint, (), None))
-        return stale
 
     def _waiting_transaction(
         self, rows: list[tuple[str, tuple[Any, ...]]], fences: list[tuple[str, int] | None]

@@ -142,3 +142,47 @@ async def test_rooms_opened_at_once_never_draw_the_same_code(
     finally:
         await manager.close()
         await store.close()
+
+
+def _stored_steps(tmp_path: Path) -> list[int]:
+    """The actions' steps as another connection reads them: what is committed."""
+    other = sqlite3.connect(tmp_path / "store.sqlite3")
+    try:
+        return [row[0] for row in other.execute("SELECT step FROM actions ORDER BY step")]
+    finally:
+        other.close()
+
+
+async def test_a_write_that_finds_the_writer_idle_is_committed_in_its_own_task(
+    tmp_path: Path,
+) -> None:
+    store, batches = await _open(tmp_path)
+    try:
+        await asyncio.sleep(store.commit_spacing * 2)  # the last commit is long enough ago
+        write = store.append_action(_action(1))
+        with pytest.raises(StopIteration):  # done without suspending: no hop to the writer
+            write.send(None)
+        assert _stored_steps(tmp_path) == [1]  # and committed before it returned
+        assert batches.on_thread == 0
+    finally:
+        await store.close()
+
+
+async def test_writes_just_after_a_commit_still_wait_for_the_next_one_together(
+    tmp_path: Path,
+) -> None:
+    store, batches = await _open(tmp_path)
+    store.commit_spacing = 0.05
+    try:
+        await asyncio.sleep(0.1)
+        await store.append_action(_action(1))  # at once, in this task
+        commits = batches.commits
+        second = asyncio.ensure_future(store.append_action(_action(2)))
+        third = asyncio.ensure_future(store.append_action(_action(3)))
+        await asyncio.sleep(0)
+        assert not second.done() and not third.done()  # queued for the writer: spaced
+        await asyncio.gather(second, third)
+        assert batches.commits == commits + 1  # one commit for both
+        assert _stored_steps(tmp_path) == [1, 2, 3]
+    finally:
+        await store.close()
