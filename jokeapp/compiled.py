@@ -21,17 +21,18 @@ been run on the compiled build.
 
 from __future__ import annotations
 
-import hashlib
-import importlib.abc
-import importlib.machinery
-import importlib.util
-import json
 import os
 import sys
-from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from importlib.machinery import ModuleSpec
+    from types import ModuleType
+
+# The rest of the standard library this needs is imported where it is used: without
+# JOKEAPP_ENGINES every start of the program runs only ``install``'s first lines.
 
 ROOT = Path(__file__).resolve().parent.parent  # the checkout (or site-packages)
 BUILD = ROOT / "build" / "engines"
@@ -44,6 +45,8 @@ FORMAT = 1
 
 def _abi() -> str:
     """What a compiled module is tied to: the interpreter and the extension suffix."""
+    import importlib.machinery
+
     return f"{sys.implementation.cache_tag} {importlib.machinery.EXTENSION_SUFFIXES[0]}"
 
 
@@ -60,6 +63,8 @@ def source_files(root: Path, packages: Sequence[str] = PACKAGES) -> list[str]:
 def source_digest(root: Path, packages: Sequence[str] = PACKAGES) -> str:
     """sha256 over every source file's path and contents: any edit, new or removed file
     changes it."""
+    import hashlib
+
     digest = hashlib.sha256()
     for name in source_files(root, packages):
         data = (root / name).read_bytes()
@@ -76,17 +81,19 @@ def module_name(path: str) -> str:
     return ".".join(parts)
 
 
-@dataclass(frozen=True)
 class Check:
     """What ``check`` found: the modules to load (name -> (.so, package dir or None)) when
     ``modules`` is not None, else the reason the build is not used."""
 
-    modules: dict[str, tuple[str, str | None]] | None
-    reason: str
+    def __init__(self, modules: dict[str, tuple[str, str | None]] | None, reason: str) -> None:
+        self.modules = modules
+        self.reason = reason
 
 
 def check(build: Path = BUILD, root: Path = ROOT) -> Check:
     """Whether ``build`` holds the compiled engines of exactly the sources under ``root``."""
+    import json
+
     try:
         manifest = json.loads((build / MANIFEST).read_text())
     except FileNotFoundError:
@@ -117,7 +124,7 @@ def check(build: Path = BUILD, root: Path = ROOT) -> Check:
     return Check(modules, "up to date")
 
 
-class _Finder(importlib.abc.MetaPathFinder):
+class _Finder:
     """Finds exactly the compiled modules of an up-to-date build (and their shared library)."""
 
     def __init__(self, modules: dict[str, tuple[str, str | None]]) -> None:
@@ -125,7 +132,10 @@ class _Finder(importlib.abc.MetaPathFinder):
 
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
-    ) -> importlib.machinery.ModuleSpec | None:
+    ) -> ModuleSpec | None:
+        import importlib.machinery
+        import importlib.util
+
         found = self.modules.get(fullname)
         if found is None:
             return None
@@ -214,6 +224,8 @@ def build(target: Path = BUILD, root: Path = ROOT) -> bool:
             "sources": digest,
             "modules": modules,
         }
+        import json
+
         (staging / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
         staging.rename(target)
         return True
