@@ -39,6 +39,9 @@ BUILD = ROOT / "build" / "engines"
 # The packages compiled, every module of each; the registry (jokeapp/games/__init__.py) stays
 # Python (its GameLoadError subclasses ImportError, which mypyc's native classes cannot).
 PACKAGES = ("jokeapp/core", "jokeapp/games/marble", "jokeapp/games/dalmuti")
+# Left to Python: the games' wire types (TypedDicts read at run time by ``joke schema`` and the
+# wire checks; compiled, mypyc keeps their fields' types only as ``type``). Not hot.
+PYTHON_ONLY = ("jokeapp/games/marble/wire.py", "jokeapp/games/dalmuti/wire.py")
 MANIFEST = "manifest.json"
 FORMAT = 1
 
@@ -58,6 +61,11 @@ def source_files(root: Path, packages: Sequence[str] = PACKAGES) -> list[str]:
             if entry.name.endswith(".py") and entry.is_file():
                 found.append(f"{package}/{entry.name}")
     return sorted(found)
+
+
+def compiled_files(root: Path) -> list[str]:
+    """The source files mypyc compiles: all but ``PYTHON_ONLY``."""
+    return [name for name in source_files(root) if name not in PYTHON_ONLY]
 
 
 def source_digest(root: Path, packages: Sequence[str] = PACKAGES) -> str:
@@ -102,7 +110,7 @@ def check(build: Path = BUILD, root: Path = ROOT) -> Check:
         return Check(None, f"unreadable manifest in {build}: {exc}")
     if manifest.get("format") != FORMAT or manifest.get("abi") != _abi():
         return Check(None, f"the build in {build} is for another interpreter or format")
-    if manifest.get("packages") != list(PACKAGES):
+    if manifest.get("packages") != list(PACKAGES) or manifest.get("python") != list(PYTHON_ONLY):
         return Check(None, f"the build in {build} compiled other packages")
     try:
         digest = source_digest(root)
@@ -193,7 +201,7 @@ def build(target: Path = BUILD, root: Path = ROOT) -> bool:
         digest = source_digest(staging)
         env = {**os.environ, "JOKEAPP_ENGINES": "pure", "MYPYC_OPT_LEVEL": "3"}
         done = subprocess.run(
-            [sys.executable, "-m", "mypyc", *PACKAGES],
+            [sys.executable, "-m", "mypyc", *compiled_files(staging)],
             cwd=staging,
             env=env,
             stdout=subprocess.PIPE,
@@ -204,7 +212,7 @@ def build(target: Path = BUILD, root: Path = ROOT) -> bool:
             sys.stderr.write(done.stdout[-4000:])
             return False
         modules = {}
-        for name in source_files(staging):
+        for name in compiled_files(staging):
             matches = sorted(
                 p.relative_to(staging).as_posix()
                 for p in (staging / name).parent.glob(Path(name).stem + ".*.so")
@@ -221,6 +229,7 @@ def build(target: Path = BUILD, root: Path = ROOT) -> bool:
             "format": FORMAT,
             "abi": _abi(),
             "packages": list(PACKAGES),
+            "python": list(PYTHON_ONLY),
             "sources": digest,
             "modules": modules,
         }

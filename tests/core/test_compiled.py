@@ -51,6 +51,7 @@ def fake_build(build: Path, root: Path) -> None:
         "format": compiled.FORMAT,
         "abi": compiled._abi(),
         "packages": list(compiled.PACKAGES),
+        "python": list(compiled.PYTHON_ONLY),
         "sources": compiled.source_digest(root),
         "modules": modules,
     }
@@ -112,7 +113,7 @@ def test_without_the_setting_the_build_is_not_looked_at(tmp_path: Path) -> None:
     os.environ.get("JOKEAPP_ENGINES") != "compiled", reason="JOKEAPP_ENGINES=compiled only"
 )
 def test_the_compiled_build_is_in_use() -> None:
-    modules = [compiled.module_name(name) for name in compiled.source_files(compiled.ROOT)]
+    modules = [compiled.module_name(name) for name in compiled.compiled_files(compiled.ROOT)]
     for name in modules:
         module = __import__(name, fromlist=["_"])
         assert str(module.__file__).endswith(SUFFIX), name
