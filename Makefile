@@ -4,13 +4,21 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test lint unit bench golden browser-deps nginx-deps client client-test clean
+.PHONY: run test lint unit bench engines golden browser-deps nginx-deps client client-test clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[test]'
 	touch $(STAMP)
+
+# Opt-in: the engines (jokeapp/core, jokeapp/games/marble, jokeapp/games/dalmuti) compiled with
+# mypyc into build/engines, rebuilt unless the build's manifest matches a digest of every source
+# file (names and contents); used only with JOKEAPP_ENGINES=auto or compiled, and only while
+# they match the sources exactly (jokeapp/compiled.py checks at import). A failed compile leaves
+# no build, says so, and is not retried for the same sources. See docs/bots.md.
+engines: $(STAMP)
+	@JOKEAPP_ENGINES=pure $(BIN)/python -c 'import sys, jokeapp.compiled as c; sys.exit(c.main(["ensure"]))'
 
 run: $(STAMP) client
 	mkdir -p var
@@ -61,4 +69,4 @@ golden: $(STAMP)
 	$(BIN)/python -m jokeapp.sim.golden --write tests/golden
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build

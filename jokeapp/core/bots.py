@@ -120,7 +120,10 @@ def seat_knowledge(
 
 # What a bot that reads only its legal actions is handed for its view (``legal_only``).
 NO_VIEW: Mapping[str, Any] = MappingProxyType({})
-_LEGAL_ONLY = "legal_only_when"  # the attribute ``legal_only`` sets on a bot
+# The marks ``legal_only``, ``uniform`` and ``quick`` put on a bot, by the bot (a bot is
+# hashable: they are functions). A table rather than attributes on the function: a compiled
+# engine's functions (mypyc, jokeapp/compiled.py) take no attributes.
+_LEGAL_ONLY: dict[object, Callable[[Mapping[str, Any]], bool]] = {}
 
 B = TypeVar("B", bound=Bot)
 # (state, player, rng, budget) -> the move ``bot`` makes there (SeatLog.decider)
@@ -138,13 +141,13 @@ def legal_only(when: Callable[[Mapping[str, Any]], bool] = _always) -> Callable[
     play exactly as it would with its full knowledge (tests/bots/test_fast_knowledge.py)."""
 
     def mark(bot: B) -> B:
-        setattr(bot, _LEGAL_ONLY, when)
+        _LEGAL_ONLY[bot] = when
         return bot
 
     return mark
 
 
-_UNIFORM = "picks_uniformly"  # the attribute ``uniform`` sets on a bot
+_UNIFORM: dict[object, tuple[Callable[[Mapping[str, Any]], bool], bool]] = {}
 
 
 def uniform(
@@ -159,7 +162,7 @@ def uniform(
 
     def mark(bot: B) -> B:
         legal_only(when)(bot)
-        setattr(bot, _UNIFORM, (when, draw_single))
+        _UNIFORM[bot] = (when, draw_single)
         return bot
 
     return mark
@@ -167,31 +170,31 @@ def uniform(
 
 def picks_uniformly(bot: Bot, options: Mapping[str, Any]) -> bool | None:
     """``draw_single`` of a bot marked ``uniform`` for games of ``options``; None: not so."""
-    marked = getattr(bot, _UNIFORM, None)
+    marked = _UNIFORM.get(bot)
     if marked is None or not marked[0](options):
         return None
     return bool(marked[1])
 
 
-_QUICK = "decides_quickly"  # the attribute ``quick`` sets on a bot
+_QUICK: set[object] = set()
 
 
 def quick(bot: B) -> B:
     """Marks a bot that never searches and decides in well under a millisecond: a room asks
     it on its own event loop. Any other bot thinks in a worker thread (rooms/turns.py), whose
     hop there and back (two wake-ups) costs more than such a bot's whole decision."""
-    setattr(bot, _QUICK, True)
+    _QUICK.add(bot)
     return bot
 
 
 def decides_quickly(bot: Bot) -> bool:
     """Whether ``bot`` is marked ``quick``."""
-    return getattr(bot, _QUICK, False) is True
+    return bot in _QUICK
 
 
 def reads_only_legal(bot: Bot, options: Mapping[str, Any]) -> bool:
     """Whether ``bot`` reads only its legal actions in a game of ``options`` (``legal_only``)."""
-    when = getattr(bot, _LEGAL_ONLY, None)
+    when = _LEGAL_ONLY.get(bot)
     return when is not None and bool(when(options))
 
 

@@ -180,7 +180,7 @@ def message(code: str, detail: Mapping[str, Any] | None = None) -> str:
     """The Korean message of ``code`` with the detail's values filled in."""
     row = lookup(code)
     values = detail or {}
-    missing = row.fields() - values.keys()
+    missing = row.fields().difference(values)  # a frozenset (``- keys()`` makes a set)
     if missing:
         raise KeyError(f"error code {code!r} needs {', '.join(sorted(missing))}")
     return row.message.format_map({name: show(values[name]) for name in row.fields()})

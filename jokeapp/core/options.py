@@ -109,6 +109,8 @@ def check_options_class(specs: Sequence[OptionSpec], cls: type) -> None:
     for spec, f in zip(specs, fields, strict=True):
         if f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING:
             raise TypeError(f"{name}.{f.name}: the default belongs in the options table only")
+        if hints[f.name] is type and not isinstance(cls.__annotations__[f.name], str):
+            continue  # compiled (mypyc): a union's annotation is kept as ``type`` only
         for value in (*spec.choices, spec.default):
             if not _fits(value, hints[f.name]):
                 raise TypeError(f"{name}.{f.name}: {value!r} of {spec.key} is not {hints[f.name]}")

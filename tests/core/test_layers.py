@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parents[2] / "jokeapp"
 # Layer of each top-level package of jokeapp; a module may import its own package and any
 # package of a lower layer, nothing else.
 LAYERS: dict[str, int] = {
+    "compiled": 0,  # the loader of the compiled engines: jokeapp/__init__.py runs it first
     "core": 0,
     "games": 1,
     "sim": 2,

@@ -73,12 +73,13 @@ def apply_return(state: DalmutiState, actor: str, action: Action) -> list[Event]
     return return_tax(state, actor, owed, cards)
 
 
-def apply(state: DalmutiState, actor: str, action: Action) -> list[Event]:
+def apply(state: DalmutiState, actor: str, action: Any) -> list[Event]:
     """The game's ``apply``. The common case first, at once: an allowed ``pass`` (the
     shared ``PASS`` known by itself, any other well-formed) or a well-formed legal ``play``
     by the player whose turn it is (who is always one of the players: ``from_json`` checks
     ``current``); anything else, with nothing changed, goes to ``apply_checked`` and its
-    errors."""
+    errors. ``action: Any``: it is anything the network sent until checked (compiled by mypyc,
+    a ``dict`` annotation would raise TypeError instead of IllegalAction)."""
     if actor == state.current and state.phase.kind == "playing":
         if action is PASS:
             if state.trick.top is not None:
@@ -100,7 +101,7 @@ def apply(state: DalmutiState, actor: str, action: Action) -> list[Event]:
     return events
 
 
-def apply_checked(state: DalmutiState, actor: str, action: Action) -> list[Event]:
+def apply_checked(state: DalmutiState, actor: str, action: Any) -> list[Event]:
     """Every action, checked in the order of its possible errors."""
     kind = action_type(action)
     if actor not in state.hands:

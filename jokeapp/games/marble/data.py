@@ -10,6 +10,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
 
+# The two creditors that are not players (state.py): a player id may be neither.
+BANK = "bank"
+FUND = "fund"
+
 START: Final = "start"
 CITY: Final = "city"
 TOUR: Final = "tour"

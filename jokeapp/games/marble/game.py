@@ -105,7 +105,9 @@ class MarbleGame:
     def setup(self, options: Mapping[str, Any], players: Sequence[str], seed: int) -> MarbleState:
         return self.start(options, players, seed)[0]
 
-    def apply(self, state: MarbleState, actor: str, action: Action) -> list[Event]:
+    def apply(self, state: MarbleState, actor: str, action: Any) -> list[Event]:
+        # ``action: Any``: it is anything the network sent until checked here (compiled by
+        # mypyc, a ``dict`` annotation would raise TypeError instead of IllegalAction)
         # an action of one key, a known type without fields (most moves), is well formed as it
         # is: its rule is called without action_type's look-ups, nor a handler's extra call
         rule: Rule | None

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from jokeapp.core.contract import OptionSpec
 from jokeapp.core.errors import InvalidOptions
 from jokeapp.core.options import options_class
-from jokeapp.games.marble.state import BANK, FUND
+from jokeapp.games.marble.data import BANK, FUND
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4

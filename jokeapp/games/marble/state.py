@@ -7,16 +7,17 @@ be those two words), the same spelling the events use.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from jokeapp.core.contract import Pending
 from jokeapp.core.rng import Rng
+from jokeapp.games.marble.data import BANK as BANK
+from jokeapp.games.marble.data import FUND as FUND
 
-if TYPE_CHECKING:  # options.py imports BANK and FUND from here
-    from jokeapp.games.marble.options import MarbleOptions
-
-BANK = "bank"
-FUND = "fund"
+# A real import, not one for type checking only: compiled (mypyc), the dataclasses below name
+# MarbleOptions at run time, so its module must be loaded first (options.py takes BANK and FUND
+# from data.py for that reason).
+from jokeapp.games.marble.options import MarbleOptions
 
 TURN_START = "turnStart"
 DECIDE = "decide"
