@@ -60,7 +60,7 @@ unit: $(STAMP)
 
 test: lint client-test client browser-deps nginx-deps unit
 
-bench: $(STAMP)
+bench: $(STAMP) engines
 	$(BIN)/python -m jokeapp.bench --write BENCHMARKS.md
 
 # Rewrites the golden playthroughs (tests/golden/*.txt) on purpose, after an intended change of

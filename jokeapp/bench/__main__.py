@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from jokeapp.bench import engines
-from jokeapp.bench.machine import describe, pin_to_one_core
+from jokeapp.bench.machine import describe
 
 SECTIONS = (
     "engines",
@@ -61,10 +61,35 @@ def kept_sections(path: Path) -> dict[str, list[str]]:
     return {name: lines[:-1] if lines and not lines[-1] else lines for name, lines in found.items()}
 
 
+MACHINE = "Machine: "  # a section's line naming the machine it was measured on
+
+
+def earlier_machine(path: Path) -> str | None:
+    """The machine an earlier BENCHMARKS.md named for the whole file (before sections named
+    their own), for its kept sections that do not name one."""
+    if not path.exists():
+        return None
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("## "):
+            return None
+        if line.startswith(MACHINE):
+            return line.removeprefix(MACHINE).rstrip(".")
+    return None
+
+
+def with_machine(section: list[str], machine: str | None) -> list[str]:
+    """The section with a line naming its machine after its heading, unless it has one."""
+    if machine is None or any(line.startswith(MACHINE) for line in section):
+        return section
+    return [section[0], "", f"{MACHINE}{machine}.", *section[1:]]
+
+
 def engine_section(runs: int, marble_games: int, dalmuti_games: int) -> list[str]:
-    pinned = pin_to_one_core()
+    core = f"core {min(os.sched_getaffinity(0))}" if hasattr(os, "sched_getaffinity") else None
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
-    figures = engines.marble(runs, marble_games) + engines.dalmuti(runs, dalmuti_games)
+    why_not = engines.compiled_build()
+    variants = ("pure",) if why_not else engines.VARIANTS
+    measured = engines.interleaved(runs, marble_games, dalmuti_games, variants)
     lines = [
         "## Engines (one process, one core)",
         "",
@@ -72,16 +97,28 @@ def engine_section(runs: int, marble_games: int, dalmuti_games: int) -> list[str
         f"--runs {runs} --marble-games {marble_games} --dalmuti-games {dalmuti_games}`. "
         f"Each run plays whole games between random bots the way `joke simulate` does (each "
         f"bot asked with its seat's knowledge: the random bots read only their legal actions), "
-        f"{pinned}, timed by the process's CPU time; {runs} runs, marble {marble_games} games "
-        f"a run, dalmuti {dalmuti_games} games a run"
+        f"in a fresh process {f'pinned to {core}' if core else 'not pinned'}, timed by the "
+        f"process's CPU time; {runs} runs, marble {marble_games} games a run, dalmuti "
+        f"{dalmuti_games} games a run"
         + (f"; the machine's load average was {load:.1f} as it began." if load is not None else ".")
-        + " A busy machine lowers the figures even in CPU time (shared caches and cores).",
+        + " A busy machine lowers the figures even in CPU time (shared caches and cores). "
+        + (
+            f"The compiled engines were not measured: {why_not} (`make engines` builds them)."
+            if why_not
+            else "The pure-Python engines (the default) and the compiled ones (`make engines`, "
+            "`JOKEAPP_ENGINES=compiled`; docs/bots.md) took turns, one run each, the same "
+            "seeds, each process checked to run the engines it was asked for."
+        ),
         "",
         "| figure | median | min | max |",
         "|---|---:|---:|---:|",
     ]
-    for f in figures:
-        lines.append(f"| {f.name} | {f.median:,.0f} | {min(f.runs):,.0f} | {max(f.runs):,.0f} |")
+    for variant, figures in measured.items():
+        label = "" if variant == "pure" else "compiled engines: "
+        for f in figures:
+            lines.append(
+                f"| {label}{f.name} | {f.median:,.0f} | {min(f.runs):,.0f} | {max(f.runs):,.0f} |"
+            )
     return lines
 
 
@@ -149,16 +186,15 @@ def main(argv: list[str] | None = None) -> int:
     command += f" --only {' '.join(args.only)}" if partial else ""
     command += "".join(f" --skip-match {name}" for name in args.skip_match)
     kept = kept_sections(args.write) if args.write and (partial or kept_always) else {}
+    kept_machine = earlier_machine(args.write) if kept and args.write else None
+    machine = describe()
     lines = [
         "# Benchmarks",
         "",
-        f"Written {dt.date.today().isoformat()} by `{command}` (`make bench`); every section "
-        "names the command that measured it."
+        f"Written {dt.date.today().isoformat()} by `{command}` (`make bench`) on {machine}; "
+        "every section names the command and the machine that measured it."
         + (" Sections this run did not measure are kept from the run that did." if kept else ""),
-        "",
-        f"Machine: {describe()}.",
     ]
-    # The server tools first: the engine section pins this process to one core.
     measured = {
         name: tool_section(module, extra)
         for name, (module, extra) in tool_commands(args).items()
@@ -168,9 +204,10 @@ def main(argv: list[str] | None = None) -> int:
         games = (2, 5, 5) if args.quick else (args.runs, args.marble_games, args.dalmuti_games)
         measured["engines"] = engine_section(*games)
     for name in SECTIONS:
-        section = measured.get(name) or kept.get(name)
-        if section:
-            lines += ["", *section]
+        if measured.get(name):
+            lines += ["", *with_machine(measured[name], machine)]
+        elif kept.get(name):
+            lines += ["", *with_machine(kept[name], kept_machine)]
     text = "\n".join(lines) + "\n"
     print(text)
     if args.write:
