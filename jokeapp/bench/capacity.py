@@ -89,7 +89,8 @@ def ramp(
             print(
                 f"{rooms} rooms: p99 {row['p99_ms']:.1f} ms (server's own "
                 f"{bound_ms(row['server_p99_ms'])}, store wait p99 {bound_ms(row['store_p99_ms'])}, its loop lag p99 {bound_ms(row['server_lag_p99_ms'])}, max {bound_ms(row['server_lag_max_ms'])}, "
-                f"{row['gc_passes']:.0f} GC passes, longest {bound_ms(row['gc_max_ms'])}, CPU "
+                f"{row['gc_passes']:.0f} GC passes ({row['gc_full_passes']:.0f} full, "
+                f"{row['gc_full_ms']:.0f} ms), longest {bound_ms(row['gc_max_ms'])}, CPU "
                 f"{row['gc_cpu_ms']:.0f} ms, longest {bound_ms(row['gc_cpu_max_ms'])}; generator "
                 f"lag p99 {row['generator_lag_p99_ms']:.1f} ms, max {row['generator_lag_max_ms']:.1f} ms, "
                 f"its longest GC pass {row['generator_gc_max_ms']:.1f} ms), "
@@ -107,7 +108,7 @@ def ramp(
 def table(rows: list[dict[str, Any]]) -> str:
     lines = [
         "| rooms | playing | actions/s | p50 | p99 | max | server's own p99 | store wait p99 | server loop lag max "
-        "| GC passes (total, longest; CPU) | generator lag p99 / max | server CPU/action | generator CPU/action "
+        "| GC passes (total, longest; CPU; full passes, their time) | generator lag p99 / max | server CPU/action | generator CPU/action "
         "| server user / system per action "
         "| server switches per action: loop woke / preempted, other threads woke "
         "| server busy / waiting | update bytes p50 | server RSS | RSS per room | errors | held |",
@@ -123,7 +124,8 @@ def table(rows: list[dict[str, Any]]) -> str:
             f"| {bound_ms(r['store_p99_ms'])} "
             f"| {bound_ms(r['server_lag_max_ms'])} "
             f"| {r['gc_passes']:,.0f} ({r['gc_ms']:,.0f} ms, {bound_ms(r['gc_max_ms'])}; "
-            f"{r['gc_cpu_ms']:,.0f} ms, {bound_ms(r['gc_cpu_max_ms'])}) "
+            f"{r['gc_cpu_ms']:,.0f} ms, {bound_ms(r['gc_cpu_max_ms'])}; "
+            f"{r.get('gc_full_passes', 0):,.0f} full, {r.get('gc_full_ms', 0):,.0f} ms) "
             f"| {_ms(r['generator_lag_p99_ms'])} / {_ms(r['generator_lag_max_ms'])} "
             f"| {r['server_cpu_ms_per_action']:.2f} ms | {r['generator_cpu_ms_per_action']:.2f} ms "
             f"| {r['user_ms_per_action']:.2f} / {r['system_ms_per_action']:.2f} ms "

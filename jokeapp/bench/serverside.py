@@ -26,6 +26,8 @@ GC_PAUSE = "joke_gc_pause_seconds"
 GC_CPU = "joke_gc_cpu_seconds"
 STORE_WRITE = "joke_store_write_seconds"
 WATCHED = (ACTION, LOOP_LAG, GC_PAUSE, STORE_WRITE, GC_CPU)
+# the full passes apart (generation 2 of joke_gc_pause_seconds): each walks every live object
+GC_FULL = "joke_gc_pause_seconds{generation=2}"
 
 
 @dataclass(frozen=True)
@@ -80,10 +82,14 @@ def parse(texts: Iterable[str]) -> Snapshot:
             if family.name not in WATCHED:
                 continue
             for sample in family.samples:
-                if sample.name.endswith("_bucket"):
-                    buckets[family.name][float(sample.labels["le"])] += sample.value
-                elif sample.name.endswith("_sum"):
-                    sums[family.name] += sample.value
+                names = [family.name]
+                if family.name == GC_PAUSE and sample.labels.get("generation") == "2":
+                    names.append(GC_FULL)
+                for name in names:
+                    if sample.name.endswith("_bucket"):
+                        buckets[name][float(sample.labels["le"])] += sample.value
+                    elif sample.name.endswith("_sum"):
+                        sums[name] += sample.value
     return {
         name: Histogram(tuple(sorted(counts.items())), sums[name])
         for name, counts in buckets.items()
@@ -103,6 +109,7 @@ def window_figures(before: Snapshot, after: Snapshot) -> dict[str, float]:
         return after.get(name, Histogram((), 0.0)).minus(before.get(name))
 
     action, lag, gc, store, gc_cpu = (delta(n) for n in WATCHED)
+    full = delta(GC_FULL)
     return {
         "server_p99_ms": action.quantile(0.99) * 1000,
         "server_lag_p99_ms": lag.quantile(0.99) * 1000,
@@ -112,6 +119,8 @@ def window_figures(before: Snapshot, after: Snapshot) -> dict[str, float]:
         "gc_max_ms": gc.top() * 1000,
         "gc_cpu_ms": gc_cpu.total * 1000,
         "gc_cpu_max_ms": gc_cpu.top() * 1000,
+        "gc_full_passes": full.count,
+        "gc_full_ms": full.total * 1000,
         "store_p99_ms": store.quantile(0.99) * 1000,
     }
 

@@ -122,7 +122,8 @@ def test_a_capacity_row_shows_the_server_s_own_figures_and_the_generator_s_lag()
         "rooms": 500, "rooms_playing": 500, "actions_per_s": 210.0, "p50_ms": 2.1,
         "p99_ms": 40.0, "max_ms": 90.0, "server_p99_ms": 25.0, "store_p99_ms": 5.0,
         "server_lag_max_ms": 50.0, "gc_passes": 600.0, "gc_ms": 450.0, "gc_max_ms": 10.0,
-        "gc_cpu_ms": 420.0, "gc_cpu_max_ms": 5.0, "generator_lag_p99_ms": 9.5,
+        "gc_cpu_ms": 420.0, "gc_cpu_max_ms": 5.0, "gc_full_passes": 1.0, "gc_full_ms": 310.0,
+        "generator_lag_p99_ms": 9.5,
         "generator_lag_max_ms": 150.0, "server_cpu_ms_per_action": 0.65,
         "generator_cpu_ms_per_action": 0.4, "server_cpu_share": 0.14, "server_wait_share": 0.06,
         "update_bytes_p50": 600.0, "rss_mib": 160.0, "kib_per_room": 150.0, "errors": 0,
@@ -136,7 +137,8 @@ def test_a_capacity_row_shows_the_server_s_own_figures_and_the_generator_s_lag()
     shown = dict(zip(names, cells, strict=True))
     assert shown["server's own p99"] == "≤ 25 ms"
     assert shown["generator lag p99 / max"] == "9.5 ms / 150 ms"
-    assert shown["GC passes (total, longest; CPU)"] == "600 (450 ms, ≤ 10 ms; 420 ms, ≤ 5 ms)"
+    gc = "GC passes (total, longest; CPU; full passes, their time)"
+    assert shown[gc] == "600 (450 ms, ≤ 10 ms; 420 ms, ≤ 5 ms; 1 full, 310 ms)"
     assert shown["server user / system per action"] == "0.50 / 0.15 ms"
     switches = "server switches per action: loop woke / preempted, other threads woke"
     assert shown[switches] == "2.40 / 1.25, 0.80"

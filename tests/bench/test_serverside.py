@@ -33,6 +33,7 @@ def test_a_window_counts_only_what_happened_in_it_summed_over_labels_and_nodes()
     assert math.isclose(figures["gc_ms"], 200.2)
     assert figures["gc_max_ms"] == 250.0
     assert math.isclose(figures["gc_cpu_ms"], 70.0) and figures["gc_cpu_max_ms"] == 100.0
+    assert figures["gc_full_passes"] == 1 and math.isclose(figures["gc_full_ms"], 200.0)
     assert math.isnan(figures["store_p99_ms"])  # no store write in the window
 
 
