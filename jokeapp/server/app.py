@@ -23,7 +23,7 @@ from jokeapp.cluster.node import ClusterNode
 from jokeapp.rooms.clock import Clock, RealClock
 from jokeapp.rooms.manager import RoomManager
 from jokeapp.server import http_api, openapi, readiness, static_files
-from jokeapp.server.collector import Collector
+from jokeapp.server.collector import Collector, FullPass
 from jokeapp.server.middleware import RequestContext
 from jokeapp.server.responses import error_response, json_response
 from jokeapp.server.routing import ClusterRouting
@@ -54,6 +54,16 @@ async def http_error(request: Request, exc: Exception) -> Response:
         return error_response("http_error", exc.status_code)  # 405, or another HTTP refusal
     log.exception("unhandled error on %s", request.url.path)
     return error_response("internal")
+
+
+def _log_full_pass(done: FullPass) -> None:
+    # a warning: every room stood still for it (server/collector.py), an operator wants to know
+    log.warning(
+        "full collection: %d objects walked, %d freed, %.0f ms, %d rooms open; heap %d blocks "
+        "past the line %.0f, %d after, the next past %.0f",
+        done.walked, done.found, done.seconds * 1000, done.rooms, done.heap_before,
+        done.line, done.heap_after, done.next_line,
+    )  # fmt: skip
 
 
 async def _sweep(manager: RoomManager) -> None:
@@ -144,7 +154,10 @@ def create_app(settings: Settings, clock: Clock | None = None) -> Starlette:
         background = [loop.create_task(_sweep(manager))]
         if settings.gc.freeze:
             collector = Collector(
-                settings.gc, rooms=lambda: len(manager.rooms), counted=metrics.tracked.counted
+                settings.gc,
+                rooms=lambda: len(manager.rooms),
+                counted=metrics.tracked.counted,
+                reported=_log_full_pass,
             )
             # One wake-up for both: the collector ticks on the loop watcher's looks (every
             # --gc-young-every seconds, in looks of at most 0.1 s; telemetry/runtime.py).

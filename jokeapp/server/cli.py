@@ -181,7 +181,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--gc-full-growth-max",
         type=_positive,
         default=GcPolicy().full_growth_max,
-        help="the share it doubles up to after full passes that found little (default %(default)s)",
+        help="the share it grows to after a full pass that found little (default %(default)s)",
     )
     parser.add_argument(
         "--no-gc-freeze",

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from jokeapp.server.collector import MIN_ROOMS, Collector, GcPolicy
+from jokeapp.server.collector import MIN_ROOMS, Collector, FullPass, GcPolicy
 
 
 class Node:
@@ -119,13 +119,13 @@ def test_the_full_pass_runs_once_the_heap_grew_and_frees_frozen_cycles() -> None
 
 
 def test_a_full_pass_that_found_little_makes_the_next_wait_for_more_growth() -> None:
-    collector = Collector(GcPolicy(full_growth=0.5, full_growth_max=2.0))
+    collector = Collector(GcPolicy(full_growth=0.5, full_growth_max=3.0))
     gc.collect()  # nothing left to find
     collector.full_pass()
-    assert collector.growth == 1.0
+    assert collector.growth == 3.0  # at once: rooms that hold more as they play are no reason
     collector.full_pass()
     collector.full_pass()
-    assert collector.growth == 2.0  # no more than the policy's most
+    assert collector.growth == 3.0  # no more than the policy's most
     walked = gc.get_freeze_count() + len(gc.get_objects())
     gc.disable()  # none of them freed before the full pass
     try:
@@ -207,3 +207,20 @@ def test_start_up_garbage_is_collected_before_it_is_frozen() -> None:
         assert garbage() is None
     finally:
         gc.enable()
+
+
+def test_every_full_pass_is_reported_with_why_it_ran_and_what_it_did() -> None:
+    reports: list[FullPass] = []
+    open_rooms = [7]
+    collector = Collector(GcPolicy(), rooms=lambda: open_rooms[0], reported=reports.append)
+    collector.baseline = 1  # the heap has grown past half again since the last full pass
+    for _ in range(collector.policy.heap_ticks):
+        collector.tick()
+    assert collector.full_passes == 1 and len(reports) == 1
+    done = reports[0]
+    assert done.heap_before > done.line == pytest.approx(1.5)  # the line it crossed
+    assert done.rooms == 7 and done.walked > 0 and done.seconds > 0
+    assert done.heap_after == collector.baseline and done.next_line == collector.line()
+    for _ in range(collector.policy.heap_ticks):
+        collector.tick()  # no growth since: no pass, no report
+    assert len(reports) == 1
