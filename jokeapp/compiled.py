@@ -15,8 +15,7 @@ other sources never runs. The compiled modules live apart from the sources, so P
 finds them on its own. ``JOKEAPP_ENGINES_DIR`` names another build directory.
 
 Not the default (docs/bots.md, "Compiled engines"): some tests patch or subclass the engines'
-modules, which compiled code does not see or allow, and the rooms, server and wire have not
-been run on the compiled build.
+modules, which compiled code does not see or allow.
 """
 
 from __future__ import annotations
