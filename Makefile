@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test lint unit bench engines golden browser-deps nginx-deps client client-test clean
+.PHONY: run test test-compiled lint unit bench engines golden browser-deps nginx-deps client client-test clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -59,6 +59,11 @@ unit: $(STAMP)
 	$(BIN)/pytest -m browser tests/browser
 
 test: lint client-test client browser-deps nginx-deps unit
+
+# Opt-in: the engines' own suites on the compiled engines (docs/bots.md, "Compiled engines");
+# the tests marked pure_engines, which look inside by patching, are skipped with a reason.
+test-compiled: engines
+	JOKEAPP_ENGINES=compiled $(BIN)/pytest -m "not browser" tests/core tests/marble tests/dalmuti tests/bots tests/golden tests/sim
 
 bench: $(STAMP) engines
 	$(BIN)/python -m jokeapp.bench --write BENCHMARKS.md

@@ -207,6 +207,7 @@ def test_both_games_pick_in_one_call() -> None:
     assert sorted(PICKING_GAME_IDS) == ["dalmuti", "marble"]
 
 
+@pytest.mark.pure_engines  # patches or subclasses an engine module
 @pytest.mark.parametrize("draw_single", [True, False])
 @pytest.mark.parametrize("game_id", PICKING_GAME_IDS)
 def test_the_pick_in_one_call_is_the_listed_pick(game_id: str, draw_single: bool) -> None:

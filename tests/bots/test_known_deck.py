@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
+
 from jokeapp.core.bots import Budget, SeatKnowledge
 from jokeapp.core.contract import Action
 from jokeapp.core.rng import Rng
@@ -13,6 +15,7 @@ from jokeapp.games.marble.state import MarbleState
 from jokeapp.sim.play import play_recorded, player_ids
 
 
+@pytest.mark.pure_engines  # patches or subclasses an engine module
 def test_the_seen_cards_tell_the_bottom_of_the_deck_exactly() -> None:
     game = get_game("marble")
     normal = game.bots["normal"]

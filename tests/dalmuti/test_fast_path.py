@@ -11,6 +11,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -190,6 +191,7 @@ def walk(options: dict[str, Any], players: list[str], seed: int, every: int, tal
         compare(state, actor, {"type": "pass"}, tally)
 
 
+@pytest.mark.pure_engines  # patches or subclasses an engine module
 @settings(max_examples=8, deadline=None)
 @given(options=options_st, players=players_st, seed=st.integers(0, 2**32))
 def test_fast_and_checked_paths_agree_on_random_games(
@@ -201,6 +203,7 @@ def test_fast_and_checked_paths_agree_on_random_games(
     assert tally.fast_accepted and tally.fast_declined and not tally.fast_refused
 
 
+@pytest.mark.pure_engines  # patches or subclasses an engine module
 def test_fast_and_checked_paths_agree_over_seeds_with_random_options() -> None:
     tally = Tally()
     for seed in range(8):

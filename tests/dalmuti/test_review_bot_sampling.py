@@ -6,6 +6,7 @@ import json
 from itertools import combinations
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -68,6 +69,7 @@ def random_play_positions(seed: int, count: int) -> list[tuple[DalmutiState, str
     return found
 
 
+@pytest.mark.pure_engines  # patches or subclasses an engine module
 @settings(max_examples=30, deadline=None)
 @given(st.integers(0, 2**32))
 def test_review_random_bot_play_draws_map_one_to_one_onto_legal_actions(seed: int) -> None:

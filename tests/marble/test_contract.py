@@ -239,6 +239,7 @@ def test_json_round_trip_uses_the_spec_shape() -> None:
     assert GAME.to_json(GAME.from_json(data)) == data
 
 
+@pytest.mark.pure_engines  # patches or subclasses an engine module
 def test_from_json_builds_the_default_deck_only_when_the_deck_is_left_out(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
