@@ -75,7 +75,7 @@ VARIANTS = ("pure", "compiled")  # JOKEAPP_ENGINES of each child
 def one_run(run: int, marble_games: int, dalmuti_games: int) -> dict[str, Any]:
     """Run ``run`` of both games here (the seeds a run of ``marble``/``dalmuti`` would use)."""
     figures = _marble_run(run, marble_games) + _dalmuti_run(run, dalmuti_games)
-    return {"engines": compiled.STATE, "figures": [[f.name, f.runs[0]] for f in figures]}
+    return {"engines": compiled.STATE, "figures": [[f.name, f.unit, f.runs[0]] for f in figures]}
 
 
 def _marble_run(run: int, games: int) -> list[Figure]:
@@ -116,7 +116,7 @@ def interleaved(
 ) -> dict[str, list[Figure]]:
     """Each variant's figures, run by run in child processes: pure, compiled, pure, ... Every
     child pins itself to one core and must report the engines it was asked for."""
-    values: dict[str, dict[str, list[float]]] = {v: {} for v in variants}
+    values: dict[str, dict[tuple[str, str], list[float]]] = {v: {} for v in variants}
     for run in range(runs):
         for variant in variants:
             cmd = [
@@ -139,11 +139,10 @@ def interleaved(
                 raise RuntimeError(
                     f"asked for the {variant} engines, the child ran {found['engines']}"
                 )
-            for name, value in found["figures"]:
-                values[variant].setdefault(name, []).append(float(value))
-    units = {f.name: f.unit for f in _marble_run(0, 1) + _dalmuti_run(0, 1)}
+            for name, unit, value in found["figures"]:
+                values[variant].setdefault((name, unit), []).append(float(value))
     return {
-        variant: [Figure(name, units[name], runs_) for name, runs_ in named.items()]
+        variant: [Figure(name, unit, runs_) for (name, unit), runs_ in named.items()]
         for variant, named in values.items()
     }
 

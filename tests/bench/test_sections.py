@@ -66,9 +66,9 @@ def test_an_engine_run_reports_the_engines_it_ran_and_its_four_figures(
     assert engines.main(["--run", "1", "--marble-games", "2", "--dalmuti-games", "2"]) == 0
     found = json.loads(capsys.readouterr().out)
     assert found["engines"] == compiled.STATE
-    names = [name for name, _ in found["figures"]]
+    names = [name for name, _, _ in found["figures"]]
     assert names == [f.name for f in engines.marble(1, 1) + engines.dalmuti(1, 1)]
-    assert all(value > 0 for _, value in found["figures"])
+    assert all(value > 0 for _, _, value in found["figures"])
 
 
 def test_the_engine_section_never_labels_pure_engines_compiled(
