@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from starlette.applications import Starlette
@@ -56,14 +56,18 @@ async def http_error(request: Request, exc: Exception) -> Response:
     return error_response("internal")
 
 
-def _log_full_pass(done: FullPass) -> None:
-    # a warning: every room stood still for it (server/collector.py), an operator wants to know
-    log.warning(
-        "full collection: %d objects walked, %d freed, %.0f ms, %d rooms open; heap %d blocks "
-        "past the line %.0f, %d after, the next past %.0f",
-        done.walked, done.found, done.seconds * 1000, done.rooms, done.heap_before,
-        done.line, done.heap_after, done.next_line,
-    )  # fmt: skip
+def _full_pass_reporter(metrics: Metrics) -> Callable[[FullPass], None]:
+    def reported(done: FullPass) -> None:
+        metrics.tracked.counted(done.tracked)
+        # a warning: every room stood still for it (server/collector.py); an operator wants it
+        log.warning(
+            "full collection: %d objects walked, %d freed, %.0f ms, %d rooms open; heap %d "
+            "blocks past the line %.0f, %d after, the next past %.0f",
+            done.walked, done.found, done.seconds * 1000, done.rooms, done.heap_before,
+            done.line, done.heap_after, done.next_line,
+        )  # fmt: skip
+
+    return reported
 
 
 async def _sweep(manager: RoomManager) -> None:
@@ -156,8 +160,7 @@ def create_app(settings: Settings, clock: Clock | None = None) -> Starlette:
             collector = Collector(
                 settings.gc,
                 rooms=lambda: len(manager.rooms),
-                counted=metrics.tracked.counted,
-                reported=_log_full_pass,
+                reported=_full_pass_reporter(metrics),
             )
             # One wake-up for both: the collector ticks on the loop watcher's looks (every
             # --gc-young-every seconds, in looks of at most 0.1 s; telemetry/runtime.py).

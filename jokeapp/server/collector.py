@@ -69,10 +69,6 @@ def _no_rooms() -> int:
     return 0
 
 
-def _nobody(count: int) -> None:
-    pass
-
-
 @dataclass(frozen=True)
 class FullPass:
     """What one full pass did and why it ran, for the server's log (it stops every room)."""
@@ -85,6 +81,11 @@ class FullPass:
     line: float  # the line it crossed
     heap_after: int
     next_line: float  # the line the next full pass waits for
+
+    @property
+    def tracked(self) -> int:
+        """The objects it left tracked: what it walked and did not free."""
+        return max(0, self.walked - self.found)
 
 
 def _unreported(done: FullPass) -> None:
@@ -127,19 +128,17 @@ class GcPolicy:
 class Collector:
     """Runs a policy's young passes and, when the heap grew more than the rooms opened since
     the last full pass explain, a full one. ``rooms``: how many rooms are open now;
-    ``counted``: told, after each full pass, the objects it left tracked (what it walked but
-    did not free: ``joke_gc_tracked_objects``, which it counts anyway)."""
+    ``reported``: told what each full pass did (the server logs it and takes its ``tracked``
+    for ``joke_gc_tracked_objects``, which the pass counts anyway)."""
 
     def __init__(
         self,
         policy: GcPolicy,
         rooms: Callable[[], int] = _no_rooms,
-        counted: Callable[[int], None] = _nobody,
         reported: Callable[[FullPass], None] = _unreported,
     ) -> None:
         self.policy = policy
         self.rooms = rooms
-        self.counted = counted
         self.reported = reported
         self.start = (sys.getallocatedblocks(), rooms())  # the heap and the rooms at start-up
         self.baseline = self.start[0]  # the heap after the last full pass
@@ -191,7 +190,6 @@ class Collector:
         found = gc.collect()
         gc.freeze()
         took = time.perf_counter() - began
-        self.counted(max(0, walked - found))
         self.baseline = sys.getallocatedblocks()
         self.baseline_rooms = self.rooms()
         opened = self.baseline_rooms - self.start[1]

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from jokeapp.server.app import _full_pass_reporter
 from jokeapp.server.collector import Collector, GcPolicy
 from jokeapp.telemetry.metrics import Metrics
 
@@ -49,7 +50,7 @@ def test_a_full_pass_hands_in_the_objects_it_left() -> None:
     metrics = Metrics()
     clock = metrics.tracked.clock = FakeClock()
     tracked(metrics)
-    collector = Collector(GcPolicy(), counted=metrics.tracked.counted)
+    collector = Collector(GcPolicy(), reported=_full_pass_reporter(metrics))  # the server's
     kept = [[i] for i in range(20_000)]
     collector.full_pass()
     assert tracked(metrics) == metrics.tracked.count  # no scrape counted since
