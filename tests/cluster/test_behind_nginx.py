@@ -476,6 +476,10 @@ async def test_the_whole_cluster_killed_and_started_again_loses_no_acknowledged_
             await asyncio.to_thread(node.start)
 
         records = await finish(tables, http, lb)
+        # a table over before the crash is "finished" at once: wait for its people's new
+        # sockets' snapshots, which the checks below read
+        people = [cl for t in tables for cl in t.people]
+        await until(lambda: all(cl.snapshot_on_this_socket for cl in people), 120, everyone)
         for t, record in zip(tables, records, strict=True):
             seats_kept(t)
             await check_the_log(pg_schema, t, record)

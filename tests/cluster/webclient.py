@@ -82,5 +82,10 @@ class WebClient(Client):
             self._fresh = False
         await super()._on(message)
 
+    @property
+    def snapshot_on_this_socket(self) -> bool:
+        """The open socket is not the first, and its snapshot has come."""
+        return len(self.sockets) >= 2 and not self._fresh
+
     def snapshots(self) -> list[dict[str, Any]]:
         return [m for m in self.messages if m["type"] == "snapshot"]
